@@ -58,7 +58,8 @@ build_everything() {
     local reconf=
     [ -f "$RVCFO_PROJ_BUILD/build.ninja" ] && reconf=--reconfigure
     meson setup $reconf "$RVCFO_PROJ_BUILD" "$RVCFO_TOP" \
-        -Dqemu_build="$RVCFO_QEMU_BUILD" >"$RVCFO_CACHE/meson-setup.log" 2>&1 || {
+        -Dqemu_build="$RVCFO_QEMU_BUILD" -Dqemu_src="$RVCFO_SRC" \
+        >"$RVCFO_CACHE/meson-setup.log" 2>&1 || {
         cat "$RVCFO_CACHE/meson-setup.log" >&2
         log "error: meson setup of the test build failed"
         return 1

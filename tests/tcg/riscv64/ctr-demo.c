@@ -11,17 +11,9 @@
 
 #include "rt.h"
 #include "ctr-decode.h"
+#include "ctr-demo.h"
 
 #define DEMO_DEPTH  16
-
-void ctr_demo_work(unsigned long mctrctl);
-
-extern char demo_call[], demo_after_call[], demo_icall[], demo_after_icall[];
-extern char demo_leaf[], demo_ret[], demo_jmp[], demo_jmp_tgt[], demo_br[];
-extern char demo_br_tgt[], demo_nbr[], demo_nbr_next[], demo_ecall[];
-extern char demo_after_ecall[], demo_trap[], demo_mret[], demo_ljmp[];
-extern char demo_ljmp_tgt[], demo_lijmp[], demo_lijmp_tgt[], demo_swap[];
-extern char demo_swap_tgt[], demo_ijmp[], demo_ijmp_tgt[];
 
 struct expected_entry {
     enum ctr_type type;

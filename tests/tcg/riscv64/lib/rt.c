@@ -5,6 +5,7 @@
  */
 
 #include "rt.h"
+#include "rt-internal.h"
 
 #define VIRT_UART0          0x10000000UL
 #define UART_THR            0
@@ -19,9 +20,9 @@
 #define RT_NR_CAUSES        64
 
 bool rt_has_h;
+/* volatile: written by trap handlers behind the compiler's back */
 volatile struct rt_trap_record rt_last_trap;
-
-static volatile bool trap_armed;
+static volatile bool trap_armed;    /* volatile: read by trap handlers */
 static unsigned checks_run;
 static unsigned checks_failed;
 
@@ -32,15 +33,10 @@ static rt_trap_handler handlers[3][2][RT_NR_CAUSES];
 static struct rt_frame call_stack[RT_MAX_NESTING];
 static int call_depth;
 
-extern char rt_mtrap_entry[], rt_strap_entry[], rt_vstrap_entry[];
-extern char rt_strap_stack_top[], rt_vstrap_stack_top[];
-extern char rt_mode_trampoline[];
-long rt_ecall(long a7, long a0, long a1, long a2);
-void rt_start(void) __attribute__((noreturn));
-void rt_trap(int level, struct rt_frame *f);
 
 void *memset(void *s, int c, size_t n)
 {
+    /* volatile: keeps GCC from turning this loop into a memset() call */
     volatile unsigned char *p = s;
 
     while (n--) {
@@ -51,6 +47,7 @@ void *memset(void *s, int c, size_t n)
 
 void *memcpy(void *dst, const void *src, size_t n)
 {
+    /* volatile: keeps GCC from turning this loop into a memcpy() call */
     volatile unsigned char *d = dst;
     const unsigned char *s = src;
 
@@ -62,7 +59,7 @@ void *memcpy(void *dst, const void *src, size_t n)
 
 void rt_putc(char c)
 {
-    volatile uint8_t *uart = (volatile uint8_t *)VIRT_UART0;
+    volatile uint8_t *uart = (volatile uint8_t *)VIRT_UART0;   /* MMIO */
 
     if (c == '\n') {
         rt_putc('\r');
@@ -206,7 +203,7 @@ int rt_printf(const char *fmt, ...)
 static void finish(uint32_t value) __attribute__((noreturn));
 static void finish(uint32_t value)
 {
-    *(volatile uint32_t *)VIRT_TEST_FINISHER = value;
+    *(volatile uint32_t *)VIRT_TEST_FINISHER = value;  /* MMIO */
     for (;;) {
         asm volatile("wfi");
     }
@@ -267,7 +264,7 @@ long rt_trap_taken(void)
 
 void rt_skip_insn(struct rt_frame *f)
 {
-    uint16_t low = *(volatile uint16_t *)f->epc;
+    uint16_t low = *(const uint16_t *)f->epc;
 
     f->epc += (low & 3) == 3 ? 4 : 2;
 }
