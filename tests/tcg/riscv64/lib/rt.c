@@ -279,8 +279,7 @@ enum rt_mode rt_current_mode(void)
     return rt_ecall(RT_ECALL_MODE, 0, 0, 0);
 }
 
-/* The mode a trap at @level came from. */
-static int trapped_mode(int level, const struct rt_frame *f)
+int rt_trapped_mode(int level, const struct rt_frame *f)
 {
     switch (level) {
     case RT_LEVEL_M:
@@ -309,7 +308,7 @@ static void fatal_trap(int level, const struct rt_frame *f, const char *why)
 
     rt_printf("FAIL: %s: trap at level %s from mode %d: cause 0x%lx "
               "epc 0x%lx tval 0x%lx\n", why, names[level],
-              trapped_mode(level, f), f->cause, f->epc, f->tval);
+              rt_trapped_mode(level, f), f->cause, f->epc, f->tval);
     rt_exit(3);
 }
 
@@ -345,7 +344,7 @@ static bool runtime_ecall(struct rt_frame *f)
         return true;
     }
     case RT_ECALL_MODE:
-        f->x[10] = trapped_mode(RT_LEVEL_M, f);
+        f->x[10] = rt_trapped_mode(RT_LEVEL_M, f);
         f->epc += 4;
         return true;
     }
@@ -372,7 +371,7 @@ void rt_trap(int level, struct rt_frame *f)
     }
     if (trap_armed && !irq) {
         rt_last_trap.level = level;
-        rt_last_trap.from_mode = trapped_mode(level, f);
+        rt_last_trap.from_mode = rt_trapped_mode(level, f);
         rt_last_trap.cause = f->cause;
         rt_last_trap.tval = f->tval;
         rt_last_trap.epc = f->epc;

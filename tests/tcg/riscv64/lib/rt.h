@@ -94,6 +94,9 @@ void rt_expect_trap(void);
 long rt_trap_taken(void);
 #define RT_TRAP_CAUSE(stmt) ({ rt_expect_trap(); stmt; rt_trap_taken(); })
 
+/* The enum rt_mode a trap taken at @level with saved @frame came from. */
+int rt_trapped_mode(int level, const struct rt_frame *frame);
+
 /* Skip the instruction at frame->epc (2 or 4 bytes). */
 void rt_skip_insn(struct rt_frame *frame);
 
