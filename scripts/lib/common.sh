@@ -21,6 +21,10 @@ QEMU_DEB_DSC_SHA256=f1684b3aa5ec500c3389d346c6501dee45041ea91656c6556d4da9023b79
 
 RVCFO_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 RVCFO_SHARED=${RVCFO_SHARED:-$RVCFO_TOP/../shared}
+if [ -z "${HOME:-}" ]; then
+    HOME=$(getent passwd "$(id -u)" | cut -d: -f6)
+    export HOME
+fi
 RVCFO_CACHE=${RVCFO_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rvcfo}
 RVCFO_DIST=$RVCFO_CACHE/dist
 RVCFO_BASE=$RVCFO_CACHE/base
