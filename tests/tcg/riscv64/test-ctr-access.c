@@ -129,15 +129,6 @@ static void set_stateen(bool m_ctr, bool h_ctr)
     }
 }
 
-static const char *mode_name(int mode)
-{
-    static const char *const names[] = {
-        [RT_MODE_U] = "U", [RT_MODE_S] = "S/HS", [RT_MODE_M] = "M",
-        [RT_MODE_VU] = "VU", [RT_MODE_VS] = "VS",
-    };
-    return names[mode];
-}
-
 static void run_case(int mode, bool m_ctr, bool h_ctr)
 {
     set_stateen(m_ctr, h_ctr);
@@ -156,7 +147,7 @@ static void run_case(int mode, bool m_ctr, bool h_ctr)
 
         if (!CHECK_EQ(probe_out.cause[op], want)) {
             rt_printf("  ^ %s from %s, mstateen0.CTR=%d hstateen0.CTR=%d\n",
-                      op_names[op], mode_name(mode), m_ctr, h_ctr);
+                      op_names[op], rt_mode_name(mode), m_ctr, h_ctr);
         }
     }
     if (probe_out.cause[OP_SIREG4] == RT_NO_TRAP) {

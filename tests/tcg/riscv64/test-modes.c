@@ -41,23 +41,6 @@ static long probe(long unused)
     return rt_current_mode();
 }
 
-static const char *mode_name(int mode)
-{
-    switch (mode) {
-    case RT_MODE_M:
-        return "M";
-    case RT_MODE_S:
-        return rt_has_h ? "HS" : "S";
-    case RT_MODE_U:
-        return "U";
-    case RT_MODE_VS:
-        return "VS";
-    case RT_MODE_VU:
-        return "VU";
-    }
-    return "?";
-}
-
 static void check_mode(int mode, long mstatus, long sstatus, long hstatus)
 {
     const long expected[NR_PROBES] = { mstatus, sstatus, hstatus };
@@ -66,7 +49,7 @@ static void check_mode(int mode, long mstatus, long sstatus, long hstatus)
     memset(&result, 0x55, sizeof(result));
     seen = mode == RT_MODE_M ? probe(0) : rt_call_in_mode(mode, probe, 0);
     rt_printf("%-2s: mstatus %ld, sstatus %ld, hstatus %ld (cause, -1 = no "
-              "trap)\n", mode_name(mode), result.cause[0], result.cause[1],
+              "trap)\n", rt_mode_name(mode), result.cause[0], result.cause[1],
               result.cause[2]);
 
     CHECK_EQ(seen, mode);

@@ -274,6 +274,23 @@ long rt_call_in_mode(enum rt_mode mode, long (*fn)(long), long arg)
     return rt_ecall(RT_ECALL_ENTER, mode, (long)fn, arg);
 }
 
+const char *rt_mode_name(int mode)
+{
+    switch (mode) {
+    case RT_MODE_M:
+        return "M";
+    case RT_MODE_S:
+        return rt_has_h ? "HS" : "S";
+    case RT_MODE_U:
+        return "U";
+    case RT_MODE_VS:
+        return "VS";
+    case RT_MODE_VU:
+        return "VU";
+    }
+    return "?";
+}
+
 enum rt_mode rt_current_mode(void)
 {
     return rt_ecall(RT_ECALL_MODE, 0, 0, 0);

@@ -73,6 +73,9 @@ int rt_vprintf(const char *fmt, va_list ap);
  */
 long rt_call_in_mode(enum rt_mode mode, long (*fn)(long), long arg);
 
+/* "M", "HS" (or "S" without H), "U", "VS", "VU". */
+const char *rt_mode_name(int mode);
+
 /* The mode the hart is executing in, as seen by the M-mode runtime. */
 enum rt_mode rt_current_mode(void);
 
