@@ -13,6 +13,7 @@ PASS = ('OK', 'EXPECTEDFAIL')
 SKIP = ('SKIP',)
 
 TAP_LINE = re.compile(r'^(not ok|ok)\s+\d+\s*(?:-\s*)?([^#]*?)\s*(#\s*(.*))?$')
+TAP_PLAN = re.compile(r'^1\.\.\d+', re.M)
 
 
 def main():
@@ -31,8 +32,10 @@ def main():
             word = 'FAIL'
             failed += 1
         print('%-4s %-36s %6.2fs' % (word, t['name'], t.get('duration', 0)))
-        if t.get('protocol') == 'tap' or '1..' in (t.get('stdout') or ''):
-            for line in (t.get('stdout') or '').splitlines():
+        # testlog.json does not record the protocol: a TAP plan tells.
+        stdout = t.get('stdout') or ''
+        if TAP_PLAN.search(stdout):
+            for line in stdout.splitlines():
                 m = TAP_LINE.match(line.strip())
                 if not m:
                     continue
@@ -42,7 +45,7 @@ def main():
                     sub = 'SKIP'
                 print('       %-4s %s' % (sub, m.group(2)))
         if word == 'FAIL':
-            out = ((t.get('stdout') or '') + (t.get('stderr') or ''))
+            out = stdout + (t.get('stderr') or '')
             for line in out.splitlines()[-40:]:
                 print('     | ' + line)
     line = '%d passed, %d failed' % (passed, failed)

@@ -37,7 +37,7 @@ def main():
          'stdout': 'FAIL x.c:3: v: expected 0x1 (1), got 0x2\n'},
         {'name': 'c', 'result': 'SKIP', 'duration': 0.1, 'stdout': ''},
         {'name': 'd', 'result': 'TIMEOUT', 'duration': 9.0, 'stdout': ''},
-        {'name': 't', 'result': 'OK', 'duration': 0.2, 'protocol': 'tap',
+        {'name': 't', 'result': 'OK', 'duration': 0.2,
          'stdout': '1..3\nok 1 - /x/one\nnot ok 2 - /x/two\n'
                    'ok 3 /x/three # SKIP no machine\n'},
     ])
