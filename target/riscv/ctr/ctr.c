@@ -1,0 +1,540 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * RISC-V Control Transfer Records (Smctr/Ssctr 1.0): recording engine.
+ *
+ * The buffer is a ring of sctrdepth entries.  WRPTR (sctrstatus[7:0])
+ * is the physical entry written next, so logical entry X, as software
+ * sees it through siselect 0x200 + X, is physical (WRPTR - X - 1) mod
+ * depth.
+ *
+ * Transfers inside one mode come from translated code, which only calls
+ * in for the types riscv_ctr_tb_types() allowed when the block was
+ * translated; traps and trap returns come from the C paths that change
+ * the mode, before the change, so that both the source and the target
+ * mode are known.
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/timer.h"
+#include "qapi/error.h"
+#include "cpu.h"
+#include "exec/icount.h"
+#include "exec/helper-proto.h"
+#include "migration/vmstate.h"
+#include "ctr/ctr.h"
+#include "trace.h"
+
+#define CTR_TYPE_BIT(t)         (1U << (t))
+#define CTR_JUMP_TYPES          (CTR_TYPE_BIT(CTRDATA_TYPE_TAKEN_BRANCH) | \
+                                 MAKE_64BIT_MASK(8, 8))
+#define CTR_RAS_TYPES           (CTR_TYPE_BIT(CTRDATA_TYPE_INDIRECT_CALL) | \
+                                 CTR_TYPE_BIT(CTRDATA_TYPE_DIRECT_CALL) |   \
+                                 CTR_TYPE_BIT(CTRDATA_TYPE_CO_ROUTINE_SWAP) | \
+                                 CTR_TYPE_BIT(CTRDATA_TYPE_RETURN))
+
+/* The xctrctl filter bit of a transfer type: bit 32 + TYPE. */
+static inline uint64_t ctr_type_filter_bit(CTRType type)
+{
+    return BIT_ULL(XCTRCTL_INH_START + type);
+}
+
+bool riscv_ctr_validate_props(RISCVCPU *cpu, Error **errp)
+{
+    uint16_t depth = cpu->cfg.ctr_max_depth;
+
+    if (depth < 16 || depth > RISCV_CTR_MAX_ENTRIES || !is_power_of_2(depth)) {
+        error_setg(errp, "ctr-max-depth must be 16, 32, 64, 128 or 256");
+        return false;
+    }
+    if (cpu->cfg.ctr_cce_bits > 4) {
+        error_setg(errp, "ctr-cce-bits must be between 0 and 4");
+        return false;
+    }
+    return true;
+}
+
+static inline uint32_t ctr_depth(CPURISCVState *env)
+{
+    return 16U << get_field(env->ctr.sctrdepth, SCTRDEPTH_MASK);
+}
+
+static inline uint32_t ctr_wrptr(CPURISCVState *env)
+{
+    return get_field(env->ctr.sctrstatus, SCTRSTATUS_WRPTR_MASK);
+}
+
+static inline void ctr_set_wrptr(CPURISCVState *env, uint32_t wrptr)
+{
+    env->ctr.sctrstatus = set_field(env->ctr.sctrstatus,
+                                    SCTRSTATUS_WRPTR_MASK,
+                                    wrptr & (ctr_depth(env) - 1));
+}
+
+static inline bool ctr_frozen(CPURISCVState *env)
+{
+    return env->ctr.sctrstatus & SCTRSTATUS_FROZEN;
+}
+
+/* The control register whose fields apply while V=@virt. */
+static inline uint64_t ctr_ctl(CPURISCVState *env, bool virt)
+{
+    return virt ? env->ctr.vsctrctl : env->ctr.mctrctl;
+}
+
+/* Mode enables: mctrctl.{M,S,U} for V=0, vsctrctl.{S,U} for V=1. */
+static bool ctr_mode_enabled(CPURISCVState *env, target_ulong priv,
+                             bool virt)
+{
+    uint64_t ctl = ctr_ctl(env, virt);
+
+    switch (priv) {
+    case PRV_M:
+        return ctl & MCTRCTL_M;
+    case PRV_S:
+        return ctl & XCTRCTL_S;
+    default:
+        return ctl & XCTRCTL_U;
+    }
+}
+
+/* The mcycle clock: instructions under icount, host ticks otherwise. */
+static uint64_t ctr_ticks(void)
+{
+    return icount_enabled() ? icount_get() : cpu_get_host_ticks();
+}
+
+/* Start or stop the cycle counter after a change of mode or state. */
+static void ctr_update_active(CPURISCVState *env)
+{
+    bool active = !ctr_frozen(env) &&
+                  ctr_mode_enabled(env, env->priv, env->virt_enabled);
+
+    if (!riscv_cpu_cfg(env)->ctr_cycles || active == env->ctr.cc_active) {
+        return;
+    }
+    if (active) {
+        env->ctr.cc_start = ctr_ticks();
+    } else {
+        env->ctr.cc_count += ctr_ticks() - env->ctr.cc_start;
+        /* Active cycles may go uncounted from now on. */
+        env->ctr.cc_invalid = true;
+    }
+    env->ctr.cc_active = active;
+}
+
+/* Zero CtrCycleCounter; the next record has CCV=0. */
+static void ctr_cc_reset(CPURISCVState *env)
+{
+    env->ctr.cc_count = 0;
+    env->ctr.cc_start = ctr_ticks();
+    env->ctr.cc_invalid = true;
+}
+
+/*
+ * Encode a CtrCycleCounter value as the 16-bit CC field: CCE = 0 below
+ * 4096, otherwise the index of the most significant one minus 11, with
+ * CCM the 12 bits below that one; saturate at the largest value the
+ * implemented CCE bits can hold.
+ */
+static uint32_t ctr_cc_encode(uint64_t count, unsigned cce_bits)
+{
+    unsigned cce_max = (1U << cce_bits) - 1;
+    unsigned cce;
+
+    if (count < 4096) {
+        return count;
+    }
+    cce = 63 - clz64(count) - 11;
+    if (cce > cce_max) {
+        return (cce_max << 12) | 0xfff;
+    }
+    return (cce << 12) | ((count >> (cce - 1)) & 0xfff);
+}
+
+/* The CCV/CC bits of a new record; restarts the counter. */
+static uint64_t ctr_cc_take(CPURISCVState *env, bool invalid)
+{
+    RISCVCPU *cpu = env_archcpu(env);
+    uint64_t now, count, data;
+
+    if (!cpu->cfg.ctr_cycles) {
+        return 0;
+    }
+    now = ctr_ticks();
+    count = env->ctr.cc_count;
+    if (env->ctr.cc_active) {
+        count += now - env->ctr.cc_start;
+    }
+    data = (uint64_t)ctr_cc_encode(count, cpu->cfg.ctr_cce_bits) << 16;
+    if (!env->ctr.cc_invalid && !invalid) {
+        data |= CTRDATA_CCV;
+    }
+    env->ctr.cc_count = 0;
+    env->ctr.cc_start = now;
+    env->ctr.cc_invalid = false;
+    return data;
+}
+
+/* A PC as an MXLEN-bit entry field: zero-extended when XLEN is 32. */
+static inline uint64_t ctr_pc(uint64_t pc, RISCVMXL xl)
+{
+    return xl == MXL_RV32 ? (uint32_t)pc : pc;
+}
+
+static void ctr_write(CPURISCVState *env, uint32_t idx, uint64_t src,
+                      uint64_t dst, CTRType type, uint64_t cc)
+{
+    env->ctr.src[idx] = (src & ~CTRSOURCE_VALID) | CTRSOURCE_VALID;
+    env->ctr.dst[idx] = dst & ~CTRTARGET_MISP;
+    env->ctr.data[idx] = type | cc;
+    trace_riscv_ctr_record(env->mhartid, idx, type, src, dst, cc);
+}
+
+/* Record a qualified transfer at logical entry 0. */
+static void ctr_push(CPURISCVState *env, uint64_t src, uint64_t dst,
+                     CTRType type, bool cc_invalid)
+{
+    uint32_t idx = ctr_wrptr(env);
+
+    ctr_write(env, idx, src, dst, type, ctr_cc_take(env, cc_invalid));
+    ctr_set_wrptr(env, idx + 1);
+}
+
+/*
+ * RAS emulation: calls push, returns pop (decrement WRPTR, then clear V
+ * of that entry), co-routine swaps overwrite logical entry 0.  A call
+ * recorded after a pop, and every swap, has CCV=0: the cycles of the
+ * popped calls are not added back into the counter.
+ */
+static void ctr_ras(CPURISCVState *env, uint64_t src, uint64_t dst,
+                    CTRType type)
+{
+    uint32_t idx;
+
+    switch (type) {
+    case CTRDATA_TYPE_INDIRECT_CALL:
+    case CTRDATA_TYPE_DIRECT_CALL:
+        ctr_push(env, src, dst, type, env->ctr.ras_popped);
+        env->ctr.ras_popped = false;
+        break;
+    case CTRDATA_TYPE_RETURN:
+        idx = (ctr_wrptr(env) - 1) & (ctr_depth(env) - 1);
+        ctr_set_wrptr(env, idx);
+        env->ctr.src[idx] &= ~CTRSOURCE_VALID;
+        env->ctr.ras_popped = true;
+        trace_riscv_ctr_ras_pop(env->mhartid, idx);
+        break;
+    case CTRDATA_TYPE_CO_ROUTINE_SWAP:
+        idx = (ctr_wrptr(env) - 1) & (ctr_depth(env) - 1);
+        ctr_write(env, idx, src, dst, type, ctr_cc_take(env, true));
+        env->ctr.ras_popped = false;
+        break;
+    default:
+        break;
+    }
+}
+
+uint32_t riscv_ctr_tb_types(CPURISCVState *env)
+{
+    uint64_t ctl;
+    uint32_t types = 0;
+    int t;
+
+    if (!riscv_ctr_present(env) || ctr_frozen(env) ||
+        !ctr_mode_enabled(env, env->priv, env->virt_enabled)) {
+        return 0;
+    }
+
+    ctl = ctr_ctl(env, env->virt_enabled);
+    if (ctl & XCTRCTL_RASEMU) {
+        return CTR_RAS_TYPES;
+    }
+    for (t = CTRDATA_TYPE_TAKEN_BRANCH; t <= CTRDATA_TYPE_OTHER_DIRECT_JUMP;
+         t++) {
+        if ((CTR_JUMP_TYPES & CTR_TYPE_BIT(t)) &&
+            !(ctl & ctr_type_filter_bit(t))) {
+            types |= CTR_TYPE_BIT(t);
+        }
+    }
+    if (ctl & XCTRCTL_NTBREN) {
+        types |= CTR_TYPE_BIT(CTRDATA_TYPE_NONTAKEN_BRANCH);
+    }
+    return types;
+}
+
+void helper_ctr_transfer(CPURISCVState *env, target_ulong src,
+                         target_ulong dst, uint32_t type)
+{
+    uint64_t s = ctr_pc(src, env->xl);
+    uint64_t d = ctr_pc(dst, env->xl);
+
+    if (ctr_ctl(env, env->virt_enabled) & XCTRCTL_RASEMU) {
+        ctr_ras(env, s, d, type);
+    } else {
+        ctr_push(env, s, d, type, false);
+    }
+}
+
+/*
+ * External trap enables (spec table "External Trap Enable
+ * Requirements"): the target mode's xTE plus those of every mode between
+ * the source and the target.
+ */
+static bool ctr_external_trap_enabled(CPURISCVState *env,
+                                      target_ulong src_priv, bool src_virt,
+                                      target_ulong tgt_priv, bool tgt_virt)
+{
+    bool above_hs = tgt_priv == PRV_M || (tgt_priv == PRV_S && !tgt_virt);
+
+    if (tgt_priv == PRV_M && !(env->ctr.mctrctl & MCTRCTL_MTE)) {
+        return false;
+    }
+    if (above_hs && (src_priv == PRV_U || src_virt) &&
+        !(env->ctr.mctrctl & XCTRCTL_STE)) {
+        return false;
+    }
+    if (src_virt && src_priv == PRV_U &&
+        !(env->ctr.vsctrctl & XCTRCTL_STE)) {
+        return false;
+    }
+    return true;
+}
+
+/*
+ * A trap or trap return from the current mode to @tgt_priv/@tgt_virt
+ * (spec "Privilege Mode Transitions" and "Virtualization Mode
+ * Transitions").  When V changes, or while V=1, the fields other than
+ * the mode enables, xTE and the freeze bits come from vsctrctl.
+ */
+static void ctr_transition(CPURISCVState *env, CTRType type, uint64_t src,
+                           uint64_t dst, target_ulong tgt_priv,
+                           bool tgt_virt)
+{
+    target_ulong src_priv = env->priv;
+    bool src_virt = env->virt_enabled;
+    bool src_en = ctr_mode_enabled(env, src_priv, src_virt);
+    bool tgt_en = ctr_mode_enabled(env, tgt_priv, tgt_virt);
+    bool trap = type != CTRDATA_TYPE_EXCEP_INT_RET;
+    uint64_t ctl = ctr_ctl(env, src_virt || tgt_virt);
+
+    if (ctr_frozen(env) || (!src_en && !tgt_en) ||
+        (ctl & XCTRCTL_RASEMU)) {
+        return;
+    }
+
+    src = ctr_pc(src, env->xl);
+    dst = ctr_pc(dst, cpu_get_xl(env, tgt_priv));
+
+    if (src_en && tgt_en) {
+        if (!(ctl & ctr_type_filter_bit(type))) {
+            ctr_push(env, src, dst, type, false);
+        }
+    } else if (tgt_en) {
+        /* From a disabled mode: only traps, with ctrsource.PC = 0. */
+        if (trap && !(ctl & ctr_type_filter_bit(type))) {
+            ctr_push(env, 0, dst, type, false);
+        }
+    } else if (trap) {
+        /* External trap: EXCINH/INTRINH do not apply. */
+        if (ctr_external_trap_enabled(env, src_priv, src_virt,
+                                      tgt_priv, tgt_virt)) {
+            ctr_push(env, src, 0, type, false);
+        }
+    } else if (!(ctl & ctr_type_filter_bit(type))) {
+        /* Return to a disabled mode, with ctrtarget.PC = 0. */
+        ctr_push(env, src, 0, type, false);
+    }
+}
+
+static void ctr_freeze(CPURISCVState *env)
+{
+    env->ctr.sctrstatus |= SCTRSTATUS_FROZEN;
+    ctr_update_active(env);
+    trace_riscv_ctr_freeze(env->mhartid);
+}
+
+void riscv_ctr_trap(CPURISCVState *env, bool async, target_ulong cause,
+                    uint64_t epc, uint64_t target_pc,
+                    target_ulong target_priv, bool target_virt)
+{
+    uint64_t ctl;
+
+    if (!riscv_ctr_present(env)) {
+        return;
+    }
+
+    /*
+     * Freeze: BPFRZ/LCOFIFRZ of mctrctl (sctrctl) for traps to M/HS-mode,
+     * of vsctrctl for traps to VS-mode.  Only an LCOFI raised by a counter
+     * overflow freezes in M/HS-mode; any virtual LCOFI does in VS-mode.
+     * The trap that freezes is not recorded.
+     */
+    ctl = ctr_ctl(env, target_virt);
+    if ((!async && cause == RISCV_EXCP_BREAKPOINT &&
+         (ctl & XCTRCTL_BPFRZ)) ||
+        (async && cause == IRQ_PMU_OVF && (ctl & XCTRCTL_LCOFIFRZ) &&
+         (target_virt || env->ctr.lcofi_overflow))) {
+        ctr_freeze(env);
+        return;
+    }
+
+    ctr_transition(env, async ? CTRDATA_TYPE_INTERRUPT :
+                   CTRDATA_TYPE_EXCEPTION, epc, target_pc, target_priv,
+                   target_virt);
+}
+
+void riscv_ctr_trap_return(CPURISCVState *env, uint64_t retpc,
+                           target_ulong target_priv, bool target_virt)
+{
+    if (riscv_ctr_present(env)) {
+        ctr_transition(env, CTRDATA_TYPE_EXCEP_INT_RET, env->pc, retpc,
+                       target_priv, target_virt);
+    }
+}
+
+void riscv_ctr_mode_changed(CPURISCVState *env)
+{
+    if (riscv_ctr_present(env)) {
+        ctr_update_active(env);
+    }
+}
+
+void riscv_ctr_lcofi_overflow(CPURISCVState *env)
+{
+    env->ctr.lcofi_overflow = true;
+}
+
+void riscv_ctr_mip_updated(CPURISCVState *env, uint64_t mask)
+{
+    if ((mask & MIP_LCOFIP) && !(env->mip & MIP_LCOFIP)) {
+        env->ctr.lcofi_overflow = false;
+    }
+}
+
+/* Called after a write to a control register or sctrstatus. */
+void riscv_ctr_state_written(CPURISCVState *env, bool ctl)
+{
+    if (ctl) {
+        ctr_cc_reset(env);
+        env->ctr.ras_popped = false;
+    }
+    ctr_update_active(env);
+}
+
+void riscv_ctr_clear(CPURISCVState *env)
+{
+    memset(env->ctr.src, 0, sizeof(env->ctr.src));
+    memset(env->ctr.dst, 0, sizeof(env->ctr.dst));
+    memset(env->ctr.data, 0, sizeof(env->ctr.data));
+    ctr_cc_reset(env);
+    env->ctr.ras_popped = false;
+}
+
+void helper_ctr_clear(CPURISCVState *env)
+{
+    RISCVException ret = smstateen_acc_ok(env, 0, SMSTATEEN0_CTR);
+
+    if (ret == RISCV_EXCP_NONE && env->priv == PRV_U) {
+        ret = env->virt_enabled ? RISCV_EXCP_VIRT_INSTRUCTION_FAULT :
+                                  RISCV_EXCP_ILLEGAL_INST;
+    }
+    if (ret != RISCV_EXCP_NONE) {
+        riscv_raise_exception(env, ret, GETPC());
+    }
+    riscv_ctr_clear(env);
+}
+
+void riscv_ctr_reset(CPURISCVState *env)
+{
+    memset(&env->ctr, 0, sizeof(env->ctr));
+    env->ctr.cc_invalid = true;
+}
+
+/*
+ * Migration.  The cycle counter is folded into cc_count before saving and
+ * restarted from the destination's clock after loading.
+ */
+static bool ctr_needed(void *opaque)
+{
+    RISCVCPU *cpu = opaque;
+
+    return riscv_ctr_present(&cpu->env);
+}
+
+static int ctr_pre_save(void *opaque)
+{
+    RISCVCPU *cpu = opaque;
+    CPURISCVState *env = &cpu->env;
+
+    if (env->ctr.cc_active) {
+        uint64_t now = ctr_ticks();
+
+        env->ctr.cc_count += now - env->ctr.cc_start;
+        env->ctr.cc_start = now;
+    }
+    return 0;
+}
+
+static int ctr_post_load(void *opaque, int version_id)
+{
+    RISCVCPU *cpu = opaque;
+    CPURISCVState *env = &cpu->env;
+    uint32_t depth = ctr_depth(env);
+
+    /* Legalize what the stream may carry: WRPTR within the depth. */
+    if (get_field(env->ctr.sctrdepth, SCTRDEPTH_MASK) > SCTRDEPTH_MAX) {
+        env->ctr.sctrdepth = SCTRDEPTH_MAX;
+        depth = ctr_depth(env);
+    }
+    ctr_set_wrptr(env, ctr_wrptr(env) & (depth - 1));
+    env->ctr.cc_start = ctr_ticks();
+    return 0;
+}
+
+static bool ctr_counter_needed(void *opaque)
+{
+    RISCVCPU *cpu = opaque;
+    CPURISCVState *env = &cpu->env;
+
+    return env->ctr.cc_count || env->ctr.cc_active || !env->ctr.cc_invalid ||
+           env->ctr.ras_popped || env->ctr.lcofi_overflow;
+}
+
+static const VMStateDescription vmstate_riscv_ctr_counter = {
+    .name = "cpu/ctr/counter",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .needed = ctr_counter_needed,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT64(env.ctr.cc_count, RISCVCPU),
+        VMSTATE_BOOL(env.ctr.cc_active, RISCVCPU),
+        VMSTATE_BOOL(env.ctr.cc_invalid, RISCVCPU),
+        VMSTATE_BOOL(env.ctr.ras_popped, RISCVCPU),
+        VMSTATE_BOOL(env.ctr.lcofi_overflow, RISCVCPU),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
+/* Same layout as QEMU 10.0's "cpu/ctr" so streams stay compatible. */
+const VMStateDescription vmstate_riscv_ctr = {
+    .name = "cpu/ctr",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .needed = ctr_needed,
+    .pre_save = ctr_pre_save,
+    .post_load = ctr_post_load,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT64(env.ctr.mctrctl, RISCVCPU),
+        VMSTATE_UINT32(env.ctr.sctrdepth, RISCVCPU),
+        VMSTATE_UINT32(env.ctr.sctrstatus, RISCVCPU),
+        VMSTATE_UINT64(env.ctr.vsctrctl, RISCVCPU),
+        VMSTATE_UINT64_ARRAY(env.ctr.src, RISCVCPU, RISCV_CTR_MAX_ENTRIES),
+        VMSTATE_UINT64_ARRAY(env.ctr.dst, RISCVCPU, RISCV_CTR_MAX_ENTRIES),
+        VMSTATE_UINT64_ARRAY(env.ctr.data, RISCVCPU, RISCV_CTR_MAX_ENTRIES),
+        VMSTATE_END_OF_LIST()
+    },
+    .subsections = (const VMStateDescription * const []) {
+        &vmstate_riscv_ctr_counter,
+        NULL
+    }
+};

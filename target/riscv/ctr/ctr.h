@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * RISC-V Control Transfer Records (Smctr/Ssctr 1.0).
+ *
+ * The recorder is fed from three places: translated code calls
+ * helper_ctr_transfer() for jumps and branches (only for the transfer
+ * types riscv_ctr_tb_types() says can be recorded in the mode the
+ * translation block runs in), the trap path calls riscv_ctr_trap() and
+ * the xRET helpers call riscv_ctr_trap_return(), all of them before the
+ * privilege mode changes.
+ */
+#ifndef RISCV_CTR_H
+#define RISCV_CTR_H
+
+#include "cpu.h"
+
+/* Bits of TranslationBlock.cs_base holding riscv_ctr_tb_types(). */
+#define RISCV_CTR_TB_TYPES_SHIFT    32
+
+static inline bool riscv_ctr_present(CPURISCVState *env)
+{
+    return riscv_cpu_cfg(env)->ext_smctr || riscv_cpu_cfg(env)->ext_ssctr;
+}
+
+#ifndef CONFIG_USER_ONLY
+/**
+ * riscv_ctr_validate_props: check the CTR properties of @cpu
+ * @cpu: the CPU being realized
+ * @errp: error destination
+ *
+ * Returns: true if ctr-max-depth and ctr-cce-bits hold supported values.
+ */
+bool riscv_ctr_validate_props(RISCVCPU *cpu, Error **errp);
+
+/**
+ * riscv_ctr_tb_types: transfer types translated code must report
+ * @env: CPU state
+ *
+ * Returns: a mask with bit N set when a jump or branch of ctrdata.TYPE N
+ * executed in the current mode would be recorded.  It is 0 when CTR is
+ * absent, frozen or not enabled in the current mode, so that translated
+ * code then contains no CTR call at all.  Everything it depends on
+ * either ends the translation block when written or changes the mode.
+ */
+uint32_t riscv_ctr_tb_types(CPURISCVState *env);
+
+/**
+ * riscv_ctr_trap: a trap is being taken
+ * @env: CPU state, still in the source mode
+ * @async: true for an interrupt
+ * @cause: the cause as written to xcause, without the interrupt bit
+ * @epc: the trapping pc as written to xepc
+ * @target_pc: the trap handler address
+ * @target_priv: the privilege mode the trap is taken to
+ * @target_virt: the V of the target mode
+ *
+ * Applies the freeze rules (BPFRZ, LCOFIFRZ) and records the trap as the
+ * privilege mode transition and external trap rules require.
+ */
+void riscv_ctr_trap(CPURISCVState *env, bool async, target_ulong cause,
+                    uint64_t epc, uint64_t target_pc,
+                    target_ulong target_priv, bool target_virt);
+
+/**
+ * riscv_ctr_trap_return: an xRET is about to change mode
+ * @env: CPU state, still in the mode of the xRET
+ * @retpc: the return address
+ * @target_priv: the mode returned to
+ * @target_virt: the V of that mode
+ */
+void riscv_ctr_trap_return(CPURISCVState *env, uint64_t retpc,
+                           target_ulong target_priv, bool target_virt);
+
+/**
+ * riscv_ctr_mode_changed: the privilege mode or V has just changed
+ * @env: CPU state, in the new mode
+ *
+ * Starts or stops the CTR cycle counter.
+ */
+void riscv_ctr_mode_changed(CPURISCVState *env);
+
+/**
+ * riscv_ctr_lcofi_overflow: mip.LCOFIP was set by a counter overflow
+ * @env: CPU state
+ *
+ * Only an LCOFI raised this way freezes CTR on its trap to M/HS-mode.
+ */
+void riscv_ctr_lcofi_overflow(CPURISCVState *env);
+
+/**
+ * riscv_ctr_mip_updated: mip changed through riscv_cpu_update_mip()
+ * @env: CPU state
+ * @mask: the bits that were written
+ */
+void riscv_ctr_mip_updated(CPURISCVState *env, uint64_t mask);
+
+/**
+ * riscv_ctr_state_written: a CTR register was written by software
+ * @env: CPU state
+ * @ctl: the register was mctrctl, sctrctl or vsctrctl
+ *
+ * A control register write restarts the cycle counter (the next record
+ * has CCV=0); any write may start or stop recording.
+ */
+void riscv_ctr_state_written(CPURISCVState *env, bool ctl);
+
+/**
+ * riscv_ctr_clear: SCTRCLR - zero every entry and the cycle counter
+ * @env: CPU state
+ */
+void riscv_ctr_clear(CPURISCVState *env);
+
+/**
+ * riscv_ctr_reset: reset all CTR state of @env
+ * @env: CPU state
+ */
+void riscv_ctr_reset(CPURISCVState *env);
+
+/* CSR access, see ctr-csr.c; the table entries live in csr.c. */
+RISCVException riscv_ctr_pred_m(CPURISCVState *env, int csrno);
+RISCVException riscv_ctr_pred_s(CPURISCVState *env, int csrno);
+RISCVException riscv_ctr_pred_vs(CPURISCVState *env, int csrno);
+RISCVException riscv_ctr_rmw_ctl(CPURISCVState *env, int csrno,
+                                 target_ulong *ret_val, target_ulong new_val,
+                                 target_ulong wr_mask);
+RISCVException riscv_ctr_rmw_depth(CPURISCVState *env, int csrno,
+                                   target_ulong *ret_val,
+                                   target_ulong new_val,
+                                   target_ulong wr_mask);
+RISCVException riscv_ctr_rmw_status(CPURISCVState *env, int csrno,
+                                    target_ulong *ret_val,
+                                    target_ulong new_val,
+                                    target_ulong wr_mask);
+
+/**
+ * riscv_ctr_rmw_entry: access a CTR entry through sireg* or vsireg*
+ * @env: CPU state
+ * @csrno: CSR_SIREG..CSR_SIREG6 or CSR_VSIREG..CSR_VSIREG6
+ * @isel: the selector, in CTR_ENTRIES_FIRST..CTR_ENTRIES_LAST
+ * @val: where to store the old value, or NULL
+ * @new_val: value to write
+ * @wr_mask: bits to write
+ *
+ * The caller has checked the access rights.
+ */
+void riscv_ctr_rmw_entry(CPURISCVState *env, int csrno, target_ulong isel,
+                         target_ulong *val, target_ulong new_val,
+                         target_ulong wr_mask);
+
+extern const VMStateDescription vmstate_riscv_ctr;
+#endif /* !CONFIG_USER_ONLY */
+
+#endif
