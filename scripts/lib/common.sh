@@ -74,3 +74,45 @@ build_everything() {
         return 1
     }
 }
+
+QEMU_CONFIGURE_ARGS=(
+    --target-list=riscv64-softmmu
+    --python=/usr/bin/python3
+    --disable-docs
+    --disable-install-blobs
+    --disable-tools
+    --disable-guest-agent
+    --enable-werror
+)
+
+# qemu_build SRC BUILD STAMP TARGET...
+# Configure SRC in BUILD when the configuration or STAMP (what the tree
+# was made from) changed, then build TARGETs with ninja (which re-runs
+# meson by itself when a meson.build changes).
+qemu_build() {
+    local src=$1 build=$2 stamp=$3 want rc
+    shift 3
+    want="${QEMU_CONFIGURE_ARGS[*]} $stamp"
+    if [ ! -f "$build/build.ninja" ] ||
+       [ "$(cat "$build/.rvcfo-config" 2>/dev/null)" != "$want" ]; then
+        log "configuring QEMU in $build"
+        rm -rf "$build"
+        mkdir -p "$build"
+        ( cd "$build" &&
+          "$src/configure" "${QEMU_CONFIGURE_ARGS[@]}" >configure.log 2>&1 ) || {
+            tail -n 30 "$build/configure.log" >&2
+            die "configure failed (log: $build/configure.log)"
+        }
+        echo "$want" >"$build/.rvcfo-config"
+    fi
+
+    log "building $*"
+    # Keep compiler messages, drop ninja's progress lines.
+    set +e
+    ninja -C "$build" "$@" |
+        grep -v '^\[[0-9]*/[0-9]*\] \|^ninja: Entering\|^Cleaning\.\.\.\|^Running postconf'
+    rc=${PIPESTATUS[0]}
+    set -e
+    [ "$rc" -eq 0 ] || die "build failed (ninja exit $rc)"
+    log "built $build/$1"
+}

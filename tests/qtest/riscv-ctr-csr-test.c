@@ -91,6 +91,45 @@ static void test_sctrdepth_warl(void)
     qtest_quit(qts);
 }
 
+/*
+ * A system reset clears the whole CTR state (QEMU 10.2.2 kept it):
+ * control registers, status, depth and every entry.
+ */
+static void test_reset_clears(void)
+{
+    QTestState *qts = qtest_init(CTR_ARGS);
+
+    csr_set(qts, CSR_MCTRCTL, 0x7);
+    csr_set(qts, CSR_VSCTRCTL, 0x3);
+    csr_set(qts, CSR_SCTRDEPTH, DEPTH_MAX_ENCODING);
+    /* WRPTR 5, FROZEN: logical entry 0 is then physical entry 4. */
+    csr_set(qts, CSR_SCTRSTATUS, 0x80000005);
+    for (int sel = 0x200; sel <= 0x2ff; sel += 0xff) {
+        csr_set(qts, CSR_SISELECT, sel);
+        csr_set(qts, CSR_SIREG, 0x80001001);
+        csr_set(qts, CSR_SIREG2, 0x80002000);
+        csr_set(qts, CSR_SIREG3, 0x9);
+        g_assert_cmphex(csr_get(qts, CSR_SIREG), ==, 0x80001001);
+    }
+    g_assert_cmphex(csr_get(qts, CSR_SCTRSTATUS), ==, 0x80000005);
+
+    qtest_system_reset(qts);
+
+    g_assert_cmphex(csr_get(qts, CSR_MCTRCTL), ==, 0);
+    g_assert_cmphex(csr_get(qts, CSR_VSCTRCTL), ==, 0);
+    g_assert_cmphex(csr_get(qts, CSR_SCTRDEPTH), ==, 0);
+    g_assert_cmphex(csr_get(qts, CSR_SCTRSTATUS), ==, 0);
+    /* Look at every entry of the largest depth. */
+    csr_set(qts, CSR_SCTRDEPTH, DEPTH_MAX_ENCODING);
+    for (int sel = 0x200; sel <= 0x2ff; sel++) {
+        csr_set(qts, CSR_SISELECT, sel);
+        g_assert_cmphex(csr_get(qts, CSR_SIREG), ==, 0);
+        g_assert_cmphex(csr_get(qts, CSR_SIREG2), ==, 0);
+        g_assert_cmphex(csr_get(qts, CSR_SIREG3), ==, 0);
+    }
+    qtest_quit(qts);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -98,6 +137,7 @@ int main(int argc, char **argv)
     if (qtest_has_machine("virt")) {
         qtest_add_func("/riscv/ctr/reset-values", test_reset_values);
         qtest_add_func("/riscv/ctr/sctrdepth-warl", test_sctrdepth_warl);
+        qtest_add_func("/riscv/ctr/reset-clears", test_reset_clears);
     }
     return g_test_run();
 }

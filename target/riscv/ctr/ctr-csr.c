@@ -46,8 +46,9 @@ static uint64_t ctr_data_mask(CPURISCVState *env)
     uint64_t mask = CTRDATA_TYPE_MASK;
 
     if (cfg->ctr_cycles) {
+        /* CCE is CC[15:12]; the implemented bits are its low ones. */
         mask |= CTRDATA_CCV | CTRDATA_CCM_MASK |
-                MAKE_64BIT_MASK(28, cfg->ctr_cce_bits);
+                (((1ULL << cfg->ctr_cce_bits) - 1) << 28);
     }
     return mask;
 }

@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Time the CTR benchmark workload; print medians and ratios as markdown.
+
+Configurations, each run --runs times in an interleaved order so that
+machine noise spreads over all of them:
+  no-ctr     CPU without smctr/ssctr
+  inactive   smctr/ssctr on, CTR not enabled in the running mode
+  recording  smctr/ssctr on, every transfer type recorded (M + NTBREN)
+for this series' QEMU and for unmodified QEMU 10.2.2.
+"""
+
+import argparse
+import statistics
+import subprocess
+import sys
+import time
+
+CPU_PLAIN = 'rv64,smcsrind=on,sscsrind=on'
+CPU_CTR = CPU_PLAIN + ',smctr=on,ssctr=on'
+MODE_ADDR = '0x80f00000'
+
+CONFIGS = [
+    ('no-ctr', CPU_PLAIN, 0),
+    ('inactive', CPU_CTR, 0),
+    ('recording', CPU_CTR, 1),
+]
+
+
+def run_once(qemu, elf, cpu, mode):
+    cmd = [qemu, '-M', 'virt', '-bios', 'none', '-display', 'none',
+           '-monitor', 'none', '-serial', 'stdio', '-no-reboot',
+           '-cpu', cpu, '-kernel', elf,
+           '-device', f'loader,addr={MODE_ADDR},data={mode},data-len=4']
+    start = time.monotonic()
+    res = subprocess.run(cmd, stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, text=True, check=False)
+    elapsed = time.monotonic() - start
+    if res.returncode != 0 or 'PASS' not in res.stdout:
+        sys.exit(f'bench-ctr: run failed ({" ".join(cmd)}):\n{res.stdout}')
+    return elapsed
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument('--runs', type=int, default=7)
+    ap.add_argument('--ours', required=True)
+    ap.add_argument('--upstream', required=True)
+    ap.add_argument('--elf', required=True)
+    args = ap.parse_args()
+    if args.runs < 5:
+        ap.error('--runs must be at least 5')
+
+    qemus = [('this series', args.ours), ('QEMU 10.2.2', args.upstream)]
+    times = {(q, c[0]): [] for q, _ in qemus for c in CONFIGS}
+    for _ in range(args.runs):
+        for qname, qemu in qemus:
+            for cname, cpu, mode in CONFIGS:
+                times[(qname, cname)].append(
+                    run_once(qemu, args.elf, cpu, mode))
+
+    med = {k: statistics.median(v) for k, v in times.items()}
+    print(f'CTR benchmark: median wall time of {args.runs} runs each '
+          f'(bench-ctr.elf)\n')
+    print('| QEMU | no-ctr (s) | inactive (s) | recording (s) '
+          '| inactive / no-ctr | recording / inactive |')
+    print('|---|---|---|---|---|---|')
+    for qname, _ in qemus:
+        n, i, r = (med[(qname, c[0])] for c in CONFIGS)
+        print(f'| {qname} | {n:.3f} | {i:.3f} | {r:.3f} '
+              f'| {i / n:.3f} | {r / i:.3f} |')
+    ours_r = med[('this series', 'recording')]
+    up_r = med[('QEMU 10.2.2', 'recording')]
+    print(f'\nrecording, this series / QEMU 10.2.2: {ours_r / up_r:.3f}')
+
+
+if __name__ == '__main__':
+    main()
