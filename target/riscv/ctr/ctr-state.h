@@ -37,6 +37,9 @@ typedef struct RISCVCTRState {
 
     /* mip.LCOFIP was raised by a counter overflow, not by software. */
     bool lcofi_overflow;
+
+    /* riscv_ctr_tb_types(), recomputed whenever its inputs change. */
+    uint32_t tb_types;
 } RISCVCTRState;
 
 #endif

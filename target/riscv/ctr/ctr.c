@@ -234,7 +234,8 @@ static void ctr_ras(CPURISCVState *env, uint64_t src, uint64_t dst,
     }
 }
 
-uint32_t riscv_ctr_tb_types(CPURISCVState *env)
+/* Compute what riscv_ctr_tb_types() returns. */
+static uint32_t ctr_compute_tb_types(CPURISCVState *env)
 {
     uint64_t ctl;
     uint32_t types = 0;
@@ -260,6 +261,13 @@ uint32_t riscv_ctr_tb_types(CPURISCVState *env)
         types |= CTR_TYPE_BIT(CTRDATA_TYPE_NONTAKEN_BRANCH);
     }
     return types;
+}
+
+/* Bring the cached TB type mask and the cycle counter up to date. */
+static void ctr_state_changed(CPURISCVState *env)
+{
+    env->ctr.tb_types = ctr_compute_tb_types(env);
+    ctr_update_active(env);
 }
 
 void helper_ctr_transfer(CPURISCVState *env, target_ulong src,
@@ -349,7 +357,7 @@ static void ctr_transition(CPURISCVState *env, CTRType type, uint64_t src,
 static void ctr_freeze(CPURISCVState *env)
 {
     env->ctr.sctrstatus |= SCTRSTATUS_FROZEN;
-    ctr_update_active(env);
+    ctr_state_changed(env);
     trace_riscv_ctr_freeze(env->mhartid);
 }
 
@@ -395,7 +403,7 @@ void riscv_ctr_trap_return(CPURISCVState *env, uint64_t retpc,
 void riscv_ctr_mode_changed(CPURISCVState *env)
 {
     if (riscv_ctr_present(env)) {
-        ctr_update_active(env);
+        ctr_state_changed(env);
     }
 }
 
@@ -418,7 +426,7 @@ void riscv_ctr_state_written(CPURISCVState *env, bool ctl)
         ctr_cc_reset(env);
         env->ctr.ras_popped = false;
     }
-    ctr_update_active(env);
+    ctr_state_changed(env);
 }
 
 void riscv_ctr_clear(CPURISCVState *env)
@@ -488,6 +496,7 @@ static int ctr_post_load(void *opaque, int version_id)
     }
     ctr_set_wrptr(env, ctr_wrptr(env) & (depth - 1));
     env->ctr.cc_start = ctr_ticks();
+    env->ctr.tb_types = ctr_compute_tb_types(env);
     return 0;
 }
 

@@ -40,9 +40,13 @@ bool riscv_ctr_validate_props(RISCVCPU *cpu, Error **errp);
  * executed in the current mode would be recorded.  It is 0 when CTR is
  * absent, frozen or not enabled in the current mode, so that translated
  * code then contains no CTR call at all.  Everything it depends on
- * either ends the translation block when written or changes the mode.
+ * either ends the translation block when written or changes the mode;
+ * it is cached because every TB lookup reads it.
  */
-uint32_t riscv_ctr_tb_types(CPURISCVState *env);
+static inline uint32_t riscv_ctr_tb_types(CPURISCVState *env)
+{
+    return env->ctr.tb_types;
+}
 
 /**
  * riscv_ctr_trap: a trap is being taken

@@ -18,7 +18,7 @@
 #define BENCH_MODE_ADDR     0x80f00000UL
 #define BENCH_FIB_N         27
 #define BENCH_FIB_RESULT    196418
-#define BENCH_ROUNDS        24
+#define BENCH_ROUNDS        60
 
 /* Naive recursion: a call, a return and branches per step. */
 static unsigned long __attribute__((noinline)) fib(unsigned long n)
