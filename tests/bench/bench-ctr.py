@@ -7,6 +7,8 @@ machine noise spreads over all of them:
   no-ctr     CPU without smctr/ssctr
   inactive   smctr/ssctr on, CTR not enabled in the running mode
   recording  smctr/ssctr on, every transfer type recorded (M + NTBREN)
+  rec-nocc   the same with ctr-cycles=off (this series only: QEMU 10.2.2
+             has no cycle counting, so its "recording" compares to this)
 for this series' QEMU and for unmodified QEMU 10.2.2.
 """
 
@@ -24,7 +26,14 @@ CONFIGS = [
     ('no-ctr', CPU_PLAIN, 0),
     ('inactive', CPU_CTR, 0),
     ('recording', CPU_CTR, 1),
+    ('rec-nocc', CPU_CTR + ',ctr-cycles=off', 1),
 ]
+OURS = 'this series'
+UPSTREAM = 'QEMU 10.2.2'
+
+
+def configs(qname):
+    return [c for c in CONFIGS if qname == OURS or c[0] != 'rec-nocc']
 
 
 def run_once(qemu, elf, cpu, mode):
@@ -51,27 +60,34 @@ def main():
     if args.runs < 5:
         ap.error('--runs must be at least 5')
 
-    qemus = [('this series', args.ours), ('QEMU 10.2.2', args.upstream)]
-    times = {(q, c[0]): [] for q, _ in qemus for c in CONFIGS}
+    qemus = [(OURS, args.ours), (UPSTREAM, args.upstream)]
+    times = {(q, c[0]): [] for q, _ in qemus for c in configs(q)}
     for _ in range(args.runs):
         for qname, qemu in qemus:
-            for cname, cpu, mode in CONFIGS:
+            for cname, cpu, mode in configs(qname):
                 times[(qname, cname)].append(
                     run_once(qemu, args.elf, cpu, mode))
 
     med = {k: statistics.median(v) for k, v in times.items()}
     print(f'CTR benchmark: median wall time of {args.runs} runs each '
           f'(bench-ctr.elf)\n')
-    print('| QEMU | no-ctr (s) | inactive (s) | recording (s) '
-          '| inactive / no-ctr | recording / inactive |')
-    print('|---|---|---|---|---|---|')
+    print('| QEMU | no CTR (s) | CTR inactive (s) | recording all (s) '
+          '| recording, no cycle count (s) | inactive / no CTR '
+          '| recording / inactive |')
+    print('|---|---|---|---|---|---|---|')
     for qname, _ in qemus:
-        n, i, r = (med[(qname, c[0])] for c in CONFIGS)
-        print(f'| {qname} | {n:.3f} | {i:.3f} | {r:.3f} '
+        n, i, r = (med[(qname, c)] for c in ('no-ctr', 'inactive',
+                                             'recording'))
+        nocc = med.get((qname, 'rec-nocc'))
+        nocc_s = f'{nocc:.3f}' if nocc else f'{r:.3f} (has none)'
+        print(f'| {qname} | {n:.3f} | {i:.3f} | {r:.3f} | {nocc_s} '
               f'| {i / n:.3f} | {r / i:.3f} |')
-    ours_r = med[('this series', 'recording')]
-    up_r = med[('QEMU 10.2.2', 'recording')]
-    print(f'\nrecording, this series / QEMU 10.2.2: {ours_r / up_r:.3f}')
+    ours = med[(OURS, 'rec-nocc')]
+    up = med[(UPSTREAM, 'recording')]
+    print(f'\nrecording without cycle counting, this series / QEMU 10.2.2: '
+          f'{ours / up:.3f}')
+    print(f'recording with cycle counting, this series / QEMU 10.2.2 '
+          f'(which has none): {med[(OURS, "recording")] / up:.3f}')
 
 
 if __name__ == '__main__':
