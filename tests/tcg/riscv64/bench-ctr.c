@@ -7,7 +7,8 @@
  * runs in M-mode:
  *   0  CTR left inactive (mctrctl = 0), or no CTR at all;
  *   1  every transfer type recorded: mctrctl.M with NTBREN, so calls,
- *      returns, jumps, taken and not-taken branches are all recorded.
+ *      returns, jumps, taken and not-taken branches are all recorded;
+ *   2  the same without NTBREN (not-taken branches are not recorded).
  * The workload computes a known result, so a run that does not compute
  * it fails; guest-bench-ctr runs it once as a test.
  */
@@ -63,15 +64,15 @@ int main(void)
     unsigned long fibs = 0, steps = 0;
     int round;
 
-    if (mode == 1) {
+    if (mode == 1 || mode == 2) {
         csr_write(CSR_SCTRDEPTH, 4);
-        csr_write(CSR_MCTRCTL, CTRCTL_M | CTRCTL_NTBREN);
+        csr_write(CSR_MCTRCTL, CTRCTL_M | (mode == 1 ? CTRCTL_NTBREN : 0));
     }
     for (round = 0; round < BENCH_ROUNDS; round++) {
         fibs += fib(BENCH_FIB_N);
         steps += collatz_steps(3000);
     }
-    if (mode == 1) {
+    if (mode == 1 || mode == 2) {
         csr_write(CSR_MCTRCTL, 0);
         /* The last record is the return from collatz_steps(). */
         csr_write(CSR_SISELECT, CTR_ISELECT_FIRST);
