@@ -11,6 +11,7 @@
 
 #include "rt.h"
 #include "ctr-decode.h"
+#include "ctr-entry.h"
 #include "ctr-demo.h"
 
 #define DEMO_DEPTH  16
@@ -83,21 +84,6 @@ static const char *symbolize(unsigned long pc, bool is_source)
     return name ? name : "?";
 }
 
-struct entry {
-    uint64_t source, target, data;
-};
-
-static struct entry read_entry(unsigned i)
-{
-    struct entry e;
-
-    csr_write(CSR_SISELECT, CTR_ISELECT_FIRST + i);
-    e.source = csr_read(CSR_SIREG);
-    e.target = csr_read(CSR_SIREG2);
-    e.data = csr_read(CSR_SIREG3);
-    return e;
-}
-
 int main(void)
 {
     const unsigned long ctl = CTRCTL_M | CTRCTL_NTBREN;
@@ -115,7 +101,7 @@ int main(void)
     rt_printf("%5s %-20s %-27s    %s\n", "entry", "type", "source",
               "target");
     for (unsigned i = 0; i < DEMO_DEPTH; i++) {
-        struct entry e = read_entry(i);
+        struct ctr_entry e = ctr_read_entry(i);
         unsigned type = e.data & CTRDATA_TYPE_MASK;
         unsigned long src = e.source & CTR_PC_MASK;
         unsigned long tgt = e.target & CTR_PC_MASK;

@@ -40,6 +40,7 @@
 
 #include "rt.h"
 #include "ctr-decode.h"
+#include "ctr-entry.h"
 #include "ctr-migrate.h"
 
 #define DEPTH_FIELD     2
@@ -80,30 +81,6 @@ struct model_entry {
 
 static struct model_entry model[DEPTH];
 
-struct entry {
-    uint64_t source, target, data;
-};
-
-static struct entry read_entry(unsigned i)
-{
-    struct entry e;
-
-    csr_write(CSR_SISELECT, CTR_ISELECT_FIRST + i);
-    e.source = csr_read(CSR_SIREG);
-    e.target = csr_read(CSR_SIREG2);
-    e.data = csr_read(CSR_SIREG3);
-    return e;
-}
-
-static void write_entry(unsigned i, uint64_t source, uint64_t target,
-                        uint64_t data)
-{
-    csr_write(CSR_SISELECT, CTR_ISELECT_FIRST + i);
-    csr_write(CSR_SIREG, source);
-    csr_write(CSR_SIREG2, target);
-    csr_write(CSR_SIREG3, data);
-}
-
 /* A new record in logical entry 0; the rest move down by one. */
 static void model_push(const char *source, const char *target,
                        uint64_t data, uint64_t data_mask)
@@ -123,7 +100,7 @@ static void model_push(const char *source, const char *target,
 static void model_save(void)
 {
     for (unsigned i = 0; i < DEPTH; i++) {
-        model[i].saved_data = read_entry(i).data;
+        model[i].saved_data = ctr_read_entry(i).data;
         model[i].saved = true;
     }
 }
@@ -135,7 +112,7 @@ static void check_state(const char *phase, uint64_t status)
     CHECK_EQ(csr_read(CSR_SCTRDEPTH), DEPTH_FIELD);
     CHECK_EQ(csr_read(CSR_SCTRSTATUS), status);
     for (unsigned i = 0; i < DEPTH; i++) {
-        struct entry e = read_entry(i);
+        struct ctr_entry e = ctr_read_entry(i);
         const struct model_entry *m = &model[i];
         bool ok = true;
 
@@ -152,7 +129,7 @@ static void check_state(const char *phase, uint64_t status)
     /* Logical entries >= depth are read-only 0 ("sctrstatus" note). */
     for (unsigned j = 0; j < 2; j++) {
         unsigned i = j ? CTR_ISELECT_LAST - CTR_ISELECT_FIRST : DEPTH;
-        struct entry e = read_entry(i);
+        struct ctr_entry e = ctr_read_entry(i);
 
         if (!(CHECK_EQ(e.source, 0) & CHECK_EQ(e.target, 0) &
               CHECK_EQ(e.data, 0))) {
@@ -193,7 +170,7 @@ static void setup(void)
         const struct sw_entry *s = &sw_entries[i];
         struct model_entry *m = &model[s->index];
 
-        write_entry(s->index, s->source, s->target, s->data);
+        ctr_write_entry(s->index, s->source, s->target, s->data);
         m->source = s->source;
         m->target = s->target;
         m->data = s->data;
@@ -241,7 +218,7 @@ static int run(void)
         CTR_TYPE_DIRJUMP | CTRDATA_CCV | CTRDATA_CC(1);
     model[2].data_mask = model[DEPTH - 1].data_mask = DATA_ALL;
 
-    data = read_entry(0).data;
+    data = ctr_read_entry(0).data;
     rt_printf("after the loop: mcycle delta %lu; mig_jb ctrdata 0x%lx, CC "
               "0x%x = %lu cycles; expected CC 0x%x for %lu\n", out[0],
               (unsigned long)data, (unsigned)(data >> CTRDATA_CC_SHIFT),

@@ -45,6 +45,7 @@
 
 #include "rt.h"
 #include "ctr-decode.h"
+#include "ctr-entry.h"
 #include "ctr-modes.h"
 
 #define CSR_MNEPC           0x741
@@ -117,15 +118,11 @@ struct scen {
     bool nofreeze;              /* the vectors leave FROZEN alone */
 };
 
-struct rec {
-    uint64_t source, target, data;
-};
-
 struct outcome {
     unsigned long nlog;
     struct ctr_log_entry log[2];
     uint64_t sctrstatus;        /* after the scenario */
-    struct rec e[NR_READ];      /* logical entries 0.. */
+    struct ctr_entry e[NR_READ];    /* logical entries 0.. */
 };
 
 /* What the spec's tables say about one transfer. */
@@ -261,17 +258,6 @@ static void set_decoys(struct scen *s, int a, int b)
             set_mode(s, modes[i], true);
         }
     }
-}
-
-static struct rec read_entry(unsigned i)
-{
-    struct rec r;
-
-    csr_write(CSR_SISELECT, CTR_ISELECT_FIRST + i);
-    r.source = csr_read(CSR_SIREG);
-    r.target = csr_read(CSR_SIREG2);
-    r.data = csr_read(CSR_SIREG3);
-    return r;
 }
 
 static void start_overflow(void)
@@ -454,7 +440,7 @@ static void run_scen(const struct scen *s, struct outcome *o)
         o->log[i].status = ctr_log[i].status;
     }
     for (unsigned i = 0; i < NR_READ; i++) {
-        o->e[i] = read_entry(i);
+        o->e[i] = ctr_read_entry(i);
     }
 }
 
@@ -498,7 +484,7 @@ static void check_log(const struct scen *s, const struct outcome *o)
 
 /* Check WRPTR and the entries against @n expected records. */
 static void check_records(const struct outcome *o, unsigned n,
-                          const struct rec *want)
+                          const struct ctr_entry *want)
 {
     CHECK_EQ(o->sctrstatus & SCTRSTATUS_WRPTR_MASK, n);
     for (unsigned i = 0; i < n; i++) {
@@ -519,7 +505,7 @@ static void run_case(const char *what, const struct scen *s, enum expect e,
                      struct outcome *o)
 {
     unsigned before = rt_failures();
-    struct rec r;
+    struct ctr_entry r;
 
     run_scen(s, o);
     check_log(s, o);
@@ -849,7 +835,7 @@ static void run_freeze_case(const struct frz_case *c)
     };
     struct outcome o;
     unsigned before = rt_failures();
-    struct rec jump = {
+    struct ctr_entry jump = {
         (unsigned long)ctr_probe_jmp | CTRSOURCE_V,
         (unsigned long)ctr_probe_tgt, CTR_TYPE_DIRJUMP
     };
@@ -865,14 +851,14 @@ static void run_freeze_case(const struct frz_case *c)
         /* Nothing is recorded while FROZEN... */
         ctr_m_probe(CTRCTL_M, 0);
         o.sctrstatus = csr_read(CSR_SCTRSTATUS);
-        o.e[0] = read_entry(0);
+        o.e[0] = ctr_read_entry(0);
         check_records(&o, 0, NULL);
         CHECK_EQ(o.sctrstatus, SCTRSTATUS_FROZEN);
         /* ...until software clears it. */
         ctr_m_probe(CTRCTL_M, 1);
         o.sctrstatus = csr_read(CSR_SCTRSTATUS);
-        o.e[0] = read_entry(0);
-        o.e[1] = read_entry(1);
+        o.e[0] = ctr_read_entry(0);
+        o.e[1] = ctr_read_entry(1);
         check_records(&o, 1, &jump);
         CHECK_EQ(o.sctrstatus, SCTRSTATUS_FROZEN | 1);
     }
@@ -959,7 +945,7 @@ static void test_freeze(void)
 static void test_sw_frozen(void)
 {
     const uint64_t ctl = CTRCTL_M | CTRCTL_NTBREN;
-    const struct rec want[] = {
+    const struct ctr_entry want[] = {
         { (unsigned long)ctr_fz_mret | CTRSOURCE_V,
           (unsigned long)ctr_fz_after, CTR_TYPE_TRAP_RETURN },
         { (unsigned long)ctr_fz_ecall | CTRSOURCE_V,
@@ -980,7 +966,7 @@ static void test_sw_frozen(void)
     ctr_frozen_work(ctl);
     o.sctrstatus = csr_read(CSR_SCTRSTATUS);
     for (unsigned i = 0; i < NR_READ; i++) {
-        o.e[i] = read_entry(i);
+        o.e[i] = ctr_read_entry(i);
     }
     check_records(&o, 0, NULL);
     CHECK_EQ(o.sctrstatus, SCTRSTATUS_FROZEN);
@@ -990,7 +976,7 @@ static void test_sw_frozen(void)
     ctr_frozen_work(ctl);
     o.sctrstatus = csr_read(CSR_SCTRSTATUS);
     for (unsigned i = 0; i < NR_READ; i++) {
-        o.e[i] = read_entry(i);
+        o.e[i] = ctr_read_entry(i);
     }
     check_records(&o, 5, want);
 }

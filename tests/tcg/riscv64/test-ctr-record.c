@@ -50,6 +50,7 @@
 
 #include "rt.h"
 #include "ctr-decode.h"
+#include "ctr-entry.h"
 #include "test-ctr-record.h"
 
 #define CONFIG_ADDR         0x80fff000UL
@@ -116,30 +117,6 @@ static const struct {
 
 /* ---- helpers */
 
-struct entry {
-    uint64_t src, tgt, data;
-};
-
-static struct entry read_entry(unsigned i)
-{
-    struct entry e;
-
-    csr_write(CSR_SISELECT, CTR_ISELECT_FIRST + i);
-    e.src = csr_read(CSR_SIREG);
-    e.tgt = csr_read(CSR_SIREG2);
-    e.data = csr_read(CSR_SIREG3);
-    return e;
-}
-
-static void write_entry(unsigned i, uint64_t src, uint64_t tgt,
-                        uint64_t data)
-{
-    csr_write(CSR_SISELECT, CTR_ISELECT_FIRST + i);
-    csr_write(CSR_SIREG, src);
-    csr_write(CSR_SIREG2, tgt);
-    csr_write(CSR_SIREG3, data);
-}
-
 static unsigned long status(void)
 {
     return csr_read(CSR_SCTRSTATUS);
@@ -168,10 +145,10 @@ static uint64_t record_data(uint64_t data)
 static bool check_entry(unsigned i, unsigned long src, unsigned long tgt,
                         unsigned long type)
 {
-    struct entry e = read_entry(i);
-    bool ok = CHECK_EQ(e.src, src | CTRSOURCE_V);
+    struct ctr_entry e = ctr_read_entry(i);
+    bool ok = CHECK_EQ(e.source, src | CTRSOURCE_V);
 
-    ok &= CHECK_EQ(e.tgt, tgt);
+    ok &= CHECK_EQ(e.target, tgt);
     ok &= CHECK_EQ(record_data(e.data), type);
     if (!ok) {
         rt_printf("  ^ logical entry %u: expected %s 0x%lx -> 0x%lx\n", i,
@@ -182,10 +159,10 @@ static bool check_entry(unsigned i, unsigned long src, unsigned long tgt,
 
 static bool check_empty(unsigned i)
 {
-    struct entry e = read_entry(i);
-    bool ok = CHECK_EQ(e.src, 0);
+    struct ctr_entry e = ctr_read_entry(i);
+    bool ok = CHECK_EQ(e.source, 0);
 
-    ok &= CHECK_EQ(e.tgt, 0);
+    ok &= CHECK_EQ(e.target, 0);
     ok &= CHECK_EQ(e.data, 0);
     if (!ok) {
         rt_printf("  ^ logical entry %u should read 0\n", i);
@@ -373,7 +350,7 @@ static void test_status_entry_warl(void)
                        << CTRDATA_CC_SHIFT;
     uint64_t data_mask = CTRDATA_TYPE_MASK |
                          (cycles ? CTRDATA_CCV | cc_mask : 0);
-    struct entry e;
+    struct ctr_entry e;
 
     rt_printf("== sctrstatus and entry registers writable bits "
               "(ctrdata mask 0x%lx)\n", data_mask);
@@ -389,56 +366,56 @@ static void test_status_entry_warl(void)
     ctr_reset();
 
     /* ctrsource: V and PC[63:1], all writable */
-    write_entry(0, ~0UL, 0, 0);
-    CHECK_EQ(read_entry(0).src, ~0UL);
-    write_entry(0, 0x123456789abcdef0UL, 0, 0);
-    CHECK_EQ(read_entry(0).src, 0x123456789abcdef0UL);
-    write_entry(0, 0xfedcba9876543211UL, 0, 0);
-    CHECK_EQ(read_entry(0).src, 0xfedcba9876543211UL);
+    ctr_write_entry(0, ~0UL, 0, 0);
+    CHECK_EQ(ctr_read_entry(0).source, ~0UL);
+    ctr_write_entry(0, 0x123456789abcdef0UL, 0, 0);
+    CHECK_EQ(ctr_read_entry(0).source, 0x123456789abcdef0UL);
+    ctr_write_entry(0, 0xfedcba9876543211UL, 0, 0);
+    CHECK_EQ(ctr_read_entry(0).source, 0xfedcba9876543211UL);
 
     /* ctrtarget: PC[63:1] writable, MISP read-only 0 (audit C6) */
-    write_entry(0, 0, ~0UL, 0);
-    CHECK_EQ(read_entry(0).tgt, ~CTRTARGET_MISP);
-    write_entry(0, 0, CTRTARGET_MISP, 0);
-    CHECK_EQ(read_entry(0).tgt, 0);
-    write_entry(0, 0, 0x0123456789abcdefUL, 0);
-    CHECK_EQ(read_entry(0).tgt, 0x0123456789abcdeeUL);
+    ctr_write_entry(0, 0, ~0UL, 0);
+    CHECK_EQ(ctr_read_entry(0).target, ~CTRTARGET_MISP);
+    ctr_write_entry(0, 0, CTRTARGET_MISP, 0);
+    CHECK_EQ(ctr_read_entry(0).target, 0);
+    ctr_write_entry(0, 0, 0x0123456789abcdefUL, 0);
+    CHECK_EQ(ctr_read_entry(0).target, 0x0123456789abcdeeUL);
 
     /* ctrdata: TYPE, and CCV/CC only with cycle counting (audit C7) */
-    write_entry(0, 0, 0, ~0UL);
-    CHECK_EQ(read_entry(0).data, data_mask);
+    ctr_write_entry(0, 0, 0, ~0UL);
+    CHECK_EQ(ctr_read_entry(0).data, data_mask);
     for (unsigned t = 1; t < 16; t++) {
         if (t == 6 || t == 7) {
             continue;           /* reserved encodings */
         }
-        write_entry(0, 0, 0, t);
-        if (!CHECK_EQ(read_entry(0).data, t)) {
+        ctr_write_entry(0, 0, 0, t);
+        if (!CHECK_EQ(ctr_read_entry(0).data, t)) {
             rt_printf("  ^ ctrdata.TYPE %u\n", t);
         }
     }
-    write_entry(0, 0, 0, CTRDATA_CCV);
-    CHECK_EQ(read_entry(0).data, cycles ? CTRDATA_CCV : 0);
-    write_entry(0, 0, 0, CTRDATA_CC_MASK);
-    CHECK_EQ(read_entry(0).data, cycles ? cc_mask : 0);
+    ctr_write_entry(0, 0, 0, CTRDATA_CCV);
+    CHECK_EQ(ctr_read_entry(0).data, cycles ? CTRDATA_CCV : 0);
+    ctr_write_entry(0, 0, 0, CTRDATA_CC_MASK);
+    CHECK_EQ(ctr_read_entry(0).data, cycles ? cc_mask : 0);
     for (unsigned b = 0; b < 4; b++) {
         uint64_t cce = 1UL << (CTRDATA_CC_SHIFT + CTR_CCM_BITS + b);
 
-        write_entry(0, 0, 0, cce);
-        if (!CHECK_EQ(read_entry(0).data,
+        ctr_write_entry(0, 0, 0, cce);
+        if (!CHECK_EQ(ctr_read_entry(0).data,
                       cycles && b < cce_bits ? cce : 0)) {
             rt_printf("  ^ ctrdata CCE bit %u, %u CCE bits implemented\n",
                       b, cce_bits);
         }
     }
     /* WPRI bits 14:4 and 63:32 */
-    write_entry(0, 0, 0, 0x7ff0UL | 0xffffffff00000000UL);
-    CHECK_EQ(read_entry(0).data, 0);
+    ctr_write_entry(0, 0, 0, 0x7ff0UL | 0xffffffff00000000UL);
+    CHECK_EQ(ctr_read_entry(0).data, 0);
 
     /* a whole entry written at once, at the last in-range entry too */
-    write_entry(15, 0x80001235UL, 0x80005678UL, CTR_TYPE_RETURN);
-    e = read_entry(15);
-    CHECK_EQ(e.src, 0x80001235UL);
-    CHECK_EQ(e.tgt, 0x80005678UL);
+    ctr_write_entry(15, 0x80001235UL, 0x80005678UL, CTR_TYPE_RETURN);
+    e = ctr_read_entry(15);
+    CHECK_EQ(e.source, 0x80001235UL);
+    CHECK_EQ(e.target, 0x80005678UL);
     CHECK_EQ(e.data, CTR_TYPE_RETURN);
     ctr_reset();
 }
@@ -664,7 +641,7 @@ static void test_depth(unsigned enc)
 
     /* entries at or beyond the depth ignore writes */
     for (unsigned i = d; i < NR_ENTRIES; i++) {
-        write_entry(i, ~0UL, ~0UL, ~0UL);
+        ctr_write_entry(i, ~0UL, ~0UL, ~0UL);
     }
     check_empty_from(d);
     check_mapping(n, d, d, n % d);
@@ -792,8 +769,8 @@ static void test_xlen32(void)
         cause = ctr_launch(ctr_s32_body, RT_MODE_S, 0);
         CHECK_EQ(set_xl(MSTATUS_SXL_SHIFT, 2), 2);
         CHECK_EQ(cause, CAUSE_ECALL_S);
-        CHECK_EQ(read_entry(0).src, 0xfffffffeUL);
-        CHECK_EQ(read_entry(0).tgt, 0xfffffffeUL);
+        CHECK_EQ(ctr_read_entry(0).source, 0xfffffffeUL);
+        CHECK_EQ(ctr_read_entry(0).target, 0xfffffffeUL);
     }
     ctr_reset();
 }
