@@ -614,6 +614,22 @@ static void test_transition_table(void)
  * Virtualization mode transitions: enables from mctrctl.M, sctrctl.S and
  * vsctrctl.S/U, the filters and RASEMU from vsctrctl.
  */
+/*
+ * @bit of the transfer's own fields decides when set in vsctrctl (no
+ * record) and is ignored when set in mctrctl (record @on).
+ */
+static void check_from_vsctrctl(struct scen *s, uint64_t bit,
+                                const char *in_vs, const char *in_m,
+                                enum expect on, struct outcome *o)
+{
+    s->vsctl |= bit;
+    run_case(in_vs, s, E_NONE, o);
+    s->vsctl &= ~bit;
+    s->mctl |= bit;
+    run_case(in_m, s, on, o);
+    s->mctl &= ~bit;
+}
+
 static void test_virt_transitions(void)
 {
     static const struct pair traps[] = {
@@ -645,18 +661,14 @@ static void test_virt_transitions(void)
 
                 set_mode(&s, s.src, src_en);
                 set_mode(&s, s.tgt, true);
-                s.vsctl |= inh;
-                run_case("type filter from vsctrctl", &s, E_NONE, &o);
-                s.vsctl &= ~inh;
-                s.mctl |= inh;
-                run_case("type filter not from [ms]ctrctl", &s, on, &o);
-                s.mctl &= ~inh;
+                check_from_vsctrctl(&s, inh, "type filter from vsctrctl",
+                                    "type filter not from [ms]ctrctl", on,
+                                    &o);
                 if (has_rasemu) {
-                    s.vsctl |= CTRCTL_RASEMU;
-                    run_case("RASEMU from vsctrctl", &s, E_NONE, &o);
-                    s.vsctl &= ~CTRCTL_RASEMU;
-                    s.mctl |= CTRCTL_RASEMU;
-                    run_case("RASEMU not from [ms]ctrctl", &s, on, &o);
+                    check_from_vsctrctl(&s, CTRCTL_RASEMU,
+                                        "RASEMU from vsctrctl",
+                                        "RASEMU not from [ms]ctrctl", on,
+                                        &o);
                 }
             }
         }
@@ -677,18 +689,14 @@ static void test_virt_transitions(void)
 
                 set_mode(&s, s.src, true);
                 set_mode(&s, s.tgt, tgt_en);
-                s.vsctl |= CTRCTL_TRETINH;
-                run_case("TRETINH from vsctrctl", &s, E_NONE, &o);
-                s.vsctl &= ~CTRCTL_TRETINH;
-                s.mctl |= CTRCTL_TRETINH;
-                run_case("TRETINH not from [ms]ctrctl", &s, on, &o);
-                s.mctl &= ~CTRCTL_TRETINH;
+                check_from_vsctrctl(&s, CTRCTL_TRETINH,
+                                    "TRETINH from vsctrctl",
+                                    "TRETINH not from [ms]ctrctl", on, &o);
                 if (has_rasemu) {
-                    s.vsctl |= CTRCTL_RASEMU;
-                    run_case("RASEMU from vsctrctl", &s, E_NONE, &o);
-                    s.vsctl &= ~CTRCTL_RASEMU;
-                    s.mctl |= CTRCTL_RASEMU;
-                    run_case("RASEMU not from [ms]ctrctl", &s, on, &o);
+                    check_from_vsctrctl(&s, CTRCTL_RASEMU,
+                                        "RASEMU from vsctrctl",
+                                        "RASEMU not from [ms]ctrctl", on,
+                                        &o);
                 }
             }
         }
