@@ -121,27 +121,13 @@ RISCVException riscv_ctr_rmw_depth(CPURISCVState *env, int csrno,
                                    target_ulong new_val,
                                    target_ulong wr_mask)
 {
-    uint32_t max = ctz32(riscv_cpu_cfg(env)->ctr_max_depth) - 4;
-    uint32_t depth;
-
     if (ret_val) {
         *ret_val = env->ctr.sctrdepth;
     }
-    if (!(wr_mask & SCTRDEPTH_MASK)) {
-        return RISCV_EXCP_NONE;
+    if (wr_mask & SCTRDEPTH_MASK) {
+        riscv_ctr_set_depth(env, (env->ctr.sctrdepth & ~wr_mask) |
+                                 (new_val & wr_mask));
     }
-
-    /* Reserved encodings and depths above ctr-max-depth select the max. */
-    depth = (env->ctr.sctrdepth & ~wr_mask) | (new_val & wr_mask);
-    depth &= SCTRDEPTH_MASK;
-    if (depth > max) {
-        depth = max;
-    }
-    env->ctr.sctrdepth = depth;
-
-    /* WRPTR keeps the bits the new depth needs. */
-    env->ctr.sctrstatus &= ~SCTRSTATUS_WRPTR_MASK |
-                           ((16U << depth) - 1);
     return RISCV_EXCP_NONE;
 }
 
@@ -150,7 +136,7 @@ RISCVException riscv_ctr_rmw_status(CPURISCVState *env, int csrno,
                                     target_ulong new_val,
                                     target_ulong wr_mask)
 {
-    uint32_t depth = 16U << get_field(env->ctr.sctrdepth, SCTRDEPTH_MASK);
+    uint32_t depth = riscv_ctr_depth(env);
     uint32_t mask = wr_mask & (SCTRSTATUS_FROZEN | (depth - 1));
 
     if (ret_val) {
@@ -182,7 +168,7 @@ void riscv_ctr_rmw_entry(CPURISCVState *env, int csrno, target_ulong isel,
                          target_ulong *val, target_ulong new_val,
                          target_ulong wr_mask)
 {
-    uint32_t depth = 16U << get_field(env->ctr.sctrdepth, SCTRDEPTH_MASK);
+    uint32_t depth = riscv_ctr_depth(env);
     uint32_t entry = isel - CTR_ENTRIES_FIRST;
     uint32_t wrptr = get_field(env->ctr.sctrstatus, SCTRSTATUS_WRPTR_MASK);
     uint32_t idx = (wrptr - entry - 1) & (depth - 1);

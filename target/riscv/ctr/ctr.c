@@ -53,11 +53,6 @@ bool riscv_ctr_validate_props(RISCVCPU *cpu, Error **errp)
     return true;
 }
 
-static inline uint32_t ctr_depth(CPURISCVState *env)
-{
-    return 16U << get_field(env->ctr.sctrdepth, SCTRDEPTH_MASK);
-}
-
 static inline uint32_t ctr_wrptr(CPURISCVState *env)
 {
     return get_field(env->ctr.sctrstatus, SCTRSTATUS_WRPTR_MASK);
@@ -67,7 +62,15 @@ static inline void ctr_set_wrptr(CPURISCVState *env, uint32_t wrptr)
 {
     env->ctr.sctrstatus = set_field(env->ctr.sctrstatus,
                                     SCTRSTATUS_WRPTR_MASK,
-                                    wrptr & (ctr_depth(env) - 1));
+                                    wrptr & (riscv_ctr_depth(env) - 1));
+}
+
+void riscv_ctr_set_depth(CPURISCVState *env, uint32_t depth)
+{
+    uint32_t max = ctz32(riscv_cpu_cfg(env)->ctr_max_depth) - 4;
+
+    env->ctr.sctrdepth = MIN(depth & SCTRDEPTH_MASK, max);
+    ctr_set_wrptr(env, ctr_wrptr(env));
 }
 
 static inline bool ctr_frozen(CPURISCVState *env)
@@ -218,14 +221,14 @@ static void ctr_ras(CPURISCVState *env, uint64_t src, uint64_t dst,
         env->ctr.ras_popped = false;
         break;
     case CTRDATA_TYPE_RETURN:
-        idx = (ctr_wrptr(env) - 1) & (ctr_depth(env) - 1);
+        idx = (ctr_wrptr(env) - 1) & (riscv_ctr_depth(env) - 1);
         ctr_set_wrptr(env, idx);
         env->ctr.src[idx] &= ~CTRSOURCE_VALID;
         env->ctr.ras_popped = true;
         trace_riscv_ctr_ras_pop(env->mhartid, idx);
         break;
     case CTRDATA_TYPE_CO_ROUTINE_SWAP:
-        idx = (ctr_wrptr(env) - 1) & (ctr_depth(env) - 1);
+        idx = (ctr_wrptr(env) - 1) & (riscv_ctr_depth(env) - 1);
         ctr_write(env, idx, src, dst, type, ctr_cc_take(env, true));
         env->ctr.ras_popped = false;
         break;
@@ -487,14 +490,9 @@ static int ctr_post_load(void *opaque, int version_id)
 {
     RISCVCPU *cpu = opaque;
     CPURISCVState *env = &cpu->env;
-    uint32_t depth = ctr_depth(env);
 
-    /* Legalize what the stream may carry: WRPTR within the depth. */
-    if (get_field(env->ctr.sctrdepth, SCTRDEPTH_MASK) > SCTRDEPTH_MAX) {
-        env->ctr.sctrdepth = SCTRDEPTH_MAX;
-        depth = ctr_depth(env);
-    }
-    ctr_set_wrptr(env, ctr_wrptr(env) & (depth - 1));
+    /* Legalize what the stream may carry, as a CSR write would. */
+    riscv_ctr_set_depth(env, env->ctr.sctrdepth);
     env->ctr.cc_start = ctr_ticks();
     env->ctr.tb_types = ctr_compute_tb_types(env);
     return 0;

@@ -98,6 +98,22 @@ void riscv_ctr_lcofi_overflow(CPURISCVState *env);
  */
 void riscv_ctr_mip_updated(CPURISCVState *env, uint64_t mask);
 
+/* Number of entries sctrdepth.DEPTH selects. */
+static inline uint32_t riscv_ctr_depth(CPURISCVState *env)
+{
+    return 16U << get_field(env->ctr.sctrdepth, SCTRDEPTH_MASK);
+}
+
+/**
+ * riscv_ctr_set_depth: set sctrdepth.DEPTH to a legal value
+ * @env: CPU state
+ * @depth: the DEPTH encoding asked for; reserved encodings (5..7) and
+ *         depths above ctr-max-depth select ctr-max-depth
+ *
+ * WRPTR keeps the bits the new depth needs; entries keep their contents.
+ */
+void riscv_ctr_set_depth(CPURISCVState *env, uint32_t depth);
+
 /**
  * riscv_ctr_state_written: a CTR register was written by software
  * @env: CPU state
