@@ -15,13 +15,12 @@
  */
 
 #include "qemu/osdep.h"
-#include "qemu/timer.h"
 #include "qapi/error.h"
 #include "cpu.h"
-#include "exec/icount.h"
 #include "exec/helper-proto.h"
 #include "migration/vmstate.h"
 #include "ctr/ctr.h"
+#include "cntrpmf/cntrpmf.h"
 #include "trace.h"
 
 #define CTR_TYPE_BIT(t)         (1U << (t))
@@ -100,12 +99,6 @@ static bool ctr_mode_enabled(CPURISCVState *env, target_ulong priv,
     }
 }
 
-/* The mcycle clock: instructions under icount, host ticks otherwise. */
-static uint64_t ctr_ticks(void)
-{
-    return icount_enabled() ? icount_get() : cpu_get_host_ticks();
-}
-
 /* Start or stop the cycle counter after a change of mode or state. */
 static void ctr_update_active(CPURISCVState *env)
 {
@@ -116,9 +109,9 @@ static void ctr_update_active(CPURISCVState *env)
         return;
     }
     if (active) {
-        env->ctr.cc_start = ctr_ticks();
+        env->ctr.cc_start = riscv_cntrpmf_cycle_clock();
     } else {
-        env->ctr.cc_count += ctr_ticks() - env->ctr.cc_start;
+        env->ctr.cc_count += riscv_cntrpmf_cycle_clock() - env->ctr.cc_start;
         /* Active cycles may go uncounted from now on. */
         env->ctr.cc_invalid = true;
     }
@@ -129,7 +122,7 @@ static void ctr_update_active(CPURISCVState *env)
 static void ctr_cc_reset(CPURISCVState *env)
 {
     env->ctr.cc_count = 0;
-    env->ctr.cc_start = ctr_ticks();
+    env->ctr.cc_start = riscv_cntrpmf_cycle_clock();
     env->ctr.cc_invalid = true;
 }
 
@@ -163,7 +156,7 @@ static uint64_t ctr_cc_take(CPURISCVState *env, bool invalid)
     if (!cpu->cfg.ctr_cycles) {
         return 0;
     }
-    now = ctr_ticks();
+    now = riscv_cntrpmf_cycle_clock();
     count = env->ctr.cc_count;
     if (env->ctr.cc_active) {
         count += now - env->ctr.cc_start;
@@ -478,7 +471,7 @@ static int ctr_pre_save(void *opaque)
     CPURISCVState *env = &cpu->env;
 
     if (env->ctr.cc_active) {
-        uint64_t now = ctr_ticks();
+        uint64_t now = riscv_cntrpmf_cycle_clock();
 
         env->ctr.cc_count += now - env->ctr.cc_start;
         env->ctr.cc_start = now;
@@ -493,7 +486,7 @@ static int ctr_post_load(void *opaque, int version_id)
 
     /* Legalize what the stream may carry, as a CSR write would. */
     riscv_ctr_set_depth(env, env->ctr.sctrdepth);
-    env->ctr.cc_start = ctr_ticks();
+    env->ctr.cc_start = riscv_cntrpmf_cycle_clock();
     env->ctr.tb_types = ctr_compute_tb_types(env);
     return 0;
 }

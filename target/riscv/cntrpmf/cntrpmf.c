@@ -1,0 +1,379 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * RISC-V Smcntrpmf 1.0: privilege mode filtering of cycle and instret.
+ *
+ * The model is described in cntrpmf.h; the user-visible behaviour in
+ * docs/system/riscv/cntrpmf.rst.
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/timer.h"
+#include "cpu.h"
+#include "exec/icount.h"
+#include "exec/translation-block.h"
+#include "migration/vmstate.h"
+#include "pmu.h"
+#include "cntrpmf/cntrpmf.h"
+
+/* mcountinhibit bit of mcycle and minstret */
+static const target_ulong cntrpmf_inhibit_bit[RISCV_CNTRPMF_NR_SOURCES] = {
+    [RISCV_CNTRPMF_CYCLE] = COUNTEREN_CY,
+    [RISCV_CNTRPMF_INSTRET] = COUNTEREN_IR,
+};
+
+/* The mcycle clock: virtual time under icount, host cycles otherwise. */
+uint64_t riscv_cntrpmf_cycle_clock(void)
+{
+    return icount_enabled() ? icount_get() : cpu_get_host_ticks();
+}
+
+/* The running total of @src that per-mode accounting samples. */
+static uint64_t cntrpmf_source(CPURISCVState *env, RISCVCntrpmfSource src)
+{
+    if (src == RISCV_CNTRPMF_CYCLE) {
+        return riscv_cntrpmf_cycle_clock();
+    }
+    if (riscv_cpu_cfg(env)->ext_smcntrpmf) {
+        return env->cntrpmf.insns;
+    }
+    /* QEMU's instret without Smcntrpmf */
+    return icount_enabled() ? icount_get_raw() : cpu_get_host_ticks();
+}
+
+static RISCVCntrpmfMode cntrpmf_cur_mode(CPURISCVState *env)
+{
+    return riscv_cntrpmf_mode(env->priv, env->virt_enabled);
+}
+
+/* The xINH bits the CPU implements. */
+static uint64_t cntrpmf_inh_mask(CPURISCVState *env)
+{
+    uint64_t mask = RISCV_CNTRPMF_INH(RISCV_CNTRPMF_M);
+
+    if (riscv_has_ext(env, RVS)) {
+        mask |= RISCV_CNTRPMF_INH(RISCV_CNTRPMF_S);
+    }
+    if (riscv_has_ext(env, RVU)) {
+        mask |= RISCV_CNTRPMF_INH(RISCV_CNTRPMF_U);
+    }
+    if (riscv_has_ext(env, RVH)) {
+        mask |= RISCV_CNTRPMF_INH(RISCV_CNTRPMF_VS) |
+                RISCV_CNTRPMF_INH(RISCV_CNTRPMF_VU);
+    }
+    return mask;
+}
+
+/* Bitmap of the modes @filter lets count. */
+static uint32_t cntrpmf_counting_modes(uint64_t filter)
+{
+    uint32_t modes = 0;
+    int m;
+
+    for (m = 0; m < RISCV_CNTRPMF_NR_MODES; m++) {
+        if (!(filter & RISCV_CNTRPMF_INH(m))) {
+            modes |= BIT(m);
+        }
+    }
+    return modes;
+}
+
+uint64_t riscv_cntrpmf_events(CPURISCVState *env, RISCVCntrpmfSource src,
+                              uint64_t filter)
+{
+    RISCVCntrpmfState *s = &env->cntrpmf;
+    RISCVCntrpmfMode cur = cntrpmf_cur_mode(env);
+    uint64_t sum = 0;
+    int m;
+
+    for (m = 0; m < RISCV_CNTRPMF_NR_MODES; m++) {
+        if (!(filter & RISCV_CNTRPMF_INH(m))) {
+            sum += s->events[src][m];
+        }
+    }
+    if (!(filter & RISCV_CNTRPMF_INH(cur))) {
+        sum += cntrpmf_source(env, src) - s->snap[src];
+    }
+    return sum;
+}
+
+static bool cntrpmf_stopped(CPURISCVState *env, RISCVCntrpmfSource src)
+{
+    return env->mcountinhibit & cntrpmf_inhibit_bit[src];
+}
+
+/* mcycle/minstret as of now, counting everything executed so far. */
+static uint64_t cntrpmf_counter(CPURISCVState *env, RISCVCntrpmfSource src)
+{
+    RISCVCntrpmfState *s = &env->cntrpmf;
+
+    if (cntrpmf_stopped(env, src)) {
+        return s->value[src];
+    }
+    return s->value[src] +
+           riscv_cntrpmf_events(env, src, s->cfg[src]) - s->base[src];
+}
+
+/* Restart the counter at @value under the current filter. */
+static void cntrpmf_set_counter(CPURISCVState *env, RISCVCntrpmfSource src,
+                                uint64_t value)
+{
+    RISCVCntrpmfState *s = &env->cntrpmf;
+
+    s->value[src] = value;
+    s->base[src] = riscv_cntrpmf_events(env, src, s->cfg[src]);
+}
+
+void riscv_cntrpmf_update(CPURISCVState *env)
+{
+    RISCVCPU *cpu = env_archcpu(env);
+    RISCVCntrpmfState *s = &env->cntrpmf;
+    uint32_t modes = 0;
+    int i;
+
+    if (!cpu->cfg.ext_smcntrpmf) {
+        s->instret_modes = 0;
+        return;
+    }
+    if (!cntrpmf_stopped(env, RISCV_CNTRPMF_INSTRET)) {
+        modes |= cntrpmf_counting_modes(s->cfg[RISCV_CNTRPMF_INSTRET]);
+    }
+    /* A programmable counter counting the instructions event. */
+    for (i = 3; i < RV_MAX_MHPMCOUNTERS; i++) {
+        if ((cpu->pmu_avail_ctrs & BIT(i)) &&
+            !(env->mcountinhibit & BIT(i)) &&
+            riscv_pmu_ctr_monitor_instructions(env, i)) {
+            modes |= cntrpmf_counting_modes(riscv_pmu_event_filter(env, i));
+        }
+    }
+    s->instret_modes = modes;
+}
+
+void riscv_cntrpmf_reset(CPURISCVState *env)
+{
+    RISCVCntrpmfState *s = &env->cntrpmf;
+    RISCVCntrpmfSource src;
+
+    memset(s, 0, sizeof(*s));
+    for (src = 0; src < RISCV_CNTRPMF_NR_SOURCES; src++) {
+        s->snap[src] = cntrpmf_source(env, src);
+        cntrpmf_set_counter(env, src, 0);
+    }
+    riscv_cntrpmf_update(env);
+}
+
+void riscv_cntrpmf_mode_change(CPURISCVState *env)
+{
+    RISCVCntrpmfState *s = &env->cntrpmf;
+    RISCVCntrpmfMode cur = cntrpmf_cur_mode(env);
+    RISCVCntrpmfSource src;
+
+    for (src = 0; src < RISCV_CNTRPMF_NR_SOURCES; src++) {
+        uint64_t now = cntrpmf_source(env, src);
+
+        s->events[src][cur] += now - s->snap[src];
+        s->snap[src] = now;
+    }
+}
+
+void riscv_cntrpmf_mcountinhibit_changed(CPURISCVState *env,
+                                         target_ulong old)
+{
+    RISCVCntrpmfState *s = &env->cntrpmf;
+    RISCVCntrpmfSource src;
+
+    for (src = 0; src < RISCV_CNTRPMF_NR_SOURCES; src++) {
+        target_ulong bit = cntrpmf_inhibit_bit[src];
+        uint64_t events;
+
+        if (!((old ^ env->mcountinhibit) & bit)) {
+            continue;
+        }
+        events = riscv_cntrpmf_events(env, src, s->cfg[src]);
+        if (old & bit) {
+            /* restart from the value it stopped at */
+            s->base[src] = events;
+        } else {
+            s->value[src] += events - s->base[src];
+        }
+    }
+    riscv_cntrpmf_update(env);
+}
+
+void riscv_cntrpmf_unwind(CPURISCVState *env, const TranslationBlock *tb,
+                          uint64_t uw2)
+{
+    if (tb->cs_base & RISCV_CNTRPMF_TB_INSTRET) {
+        env->cntrpmf.insns -= tb->icount -
+                              (uw2 >> RISCV_CNTRPMF_UW2_INDEX_SHIFT);
+    }
+}
+
+void riscv_cntrpmf_insn_trapped(CPURISCVState *env)
+{
+    if (riscv_cntrpmf_tb_instret(env)) {
+        env->cntrpmf.insns--;
+    }
+}
+
+target_ulong riscv_cntrpmf_read_counter(CPURISCVState *env,
+                                        RISCVCntrpmfSource src, bool high)
+{
+    uint64_t value = cntrpmf_counter(env, src);
+
+    /*
+     * The CSR instruction reading instret was counted when its block
+     * started but has not retired yet (Zicsr: it reads the value before
+     * its own execution).  A debugger access is not an instruction.
+     */
+    if (src == RISCV_CNTRPMF_INSTRET && !env->debugger &&
+        !cntrpmf_stopped(env, src) &&
+        riscv_cpu_cfg(env)->ext_smcntrpmf &&
+        !(env->cntrpmf.cfg[src] & RISCV_CNTRPMF_INH(cntrpmf_cur_mode(env)))) {
+        value--;
+    }
+    if (riscv_cpu_mxl(env) == MXL_RV32) {
+        return high ? value >> 32 : (uint32_t)value;
+    }
+    return value;
+}
+
+void riscv_cntrpmf_write_counter(CPURISCVState *env, RISCVCntrpmfSource src,
+                                 bool high, target_ulong val)
+{
+    uint64_t value = val;
+
+    if (riscv_cpu_mxl(env) == MXL_RV32) {
+        value = deposit64(cntrpmf_counter(env, src), high ? 32 : 0, 32, val);
+    }
+    /*
+     * The written value replaces the increment of the writing instruction
+     * (counted when its block started): the next instruction reads it.
+     */
+    cntrpmf_set_counter(env, src, value);
+}
+
+/* Change a filter from now on; the count so far is kept. */
+static void cntrpmf_set_cfg(CPURISCVState *env, RISCVCntrpmfSource src,
+                            uint64_t cfg)
+{
+    RISCVCntrpmfState *s = &env->cntrpmf;
+    uint64_t value = cntrpmf_counter(env, src);
+
+    s->cfg[src] = cfg & cntrpmf_inh_mask(env);
+    if (!cntrpmf_stopped(env, src)) {
+        cntrpmf_set_counter(env, src, value);
+    }
+    riscv_cntrpmf_update(env);
+}
+
+static RISCVCntrpmfSource cntrpmf_cfg_source(int csrno)
+{
+    return csrno == CSR_MCYCLECFG || csrno == CSR_MCYCLECFGH ?
+           RISCV_CNTRPMF_CYCLE : RISCV_CNTRPMF_INSTRET;
+}
+
+/* The RV32 half or the RV64 whole of @v a register access sees. */
+static target_ulong cntrpmf_half(CPURISCVState *env, uint64_t v, bool high)
+{
+    if (riscv_cpu_mxl(env) == MXL_RV32) {
+        return high ? v >> 32 : (uint32_t)v;
+    }
+    return v;
+}
+
+/* @v with the half (or the whole) a register access writes replaced. */
+static uint64_t cntrpmf_deposit(CPURISCVState *env, uint64_t v, bool high,
+                                target_ulong val)
+{
+    if (riscv_cpu_mxl(env) == MXL_RV32) {
+        return deposit64(v, high ? 32 : 0, 32, val);
+    }
+    return val;
+}
+
+RISCVException riscv_cntrpmf_read_cfg(CPURISCVState *env, int csrno,
+                                      target_ulong *val)
+{
+    bool high = csrno == CSR_MCYCLECFGH || csrno == CSR_MINSTRETCFGH;
+
+    *val = cntrpmf_half(env, env->cntrpmf.cfg[cntrpmf_cfg_source(csrno)],
+                        high);
+    return RISCV_EXCP_NONE;
+}
+
+RISCVException riscv_cntrpmf_write_cfg(CPURISCVState *env, int csrno,
+                                       target_ulong val, uintptr_t ra)
+{
+    RISCVCntrpmfSource src = cntrpmf_cfg_source(csrno);
+    bool high = csrno == CSR_MCYCLECFGH || csrno == CSR_MINSTRETCFGH;
+
+    cntrpmf_set_cfg(env, src,
+                    cntrpmf_deposit(env, env->cntrpmf.cfg[src], high, val));
+    return RISCV_EXCP_NONE;
+}
+
+void riscv_cntrpmf_rmw_deleg(CPURISCVState *env, RISCVCntrpmfSource src,
+                             bool high, target_ulong *val,
+                             target_ulong new_val, target_ulong wr_mask)
+{
+    const uint64_t minh = RISCV_CNTRPMF_INH(RISCV_CNTRPMF_M);
+    uint64_t cfg = env->cntrpmf.cfg[src];
+    target_ulong view = cntrpmf_half(env, cfg & ~minh, high);
+
+    if (val) {
+        *val = view;
+    }
+    if (wr_mask) {
+        uint64_t next = cntrpmf_deposit(env, cfg, high,
+                                        (view & ~wr_mask) |
+                                        (new_val & wr_mask));
+
+        cntrpmf_set_cfg(env, src, (next & ~minh) | (cfg & minh));
+    }
+}
+
+static int cntrpmf_pre_save(void *opaque)
+{
+    RISCVCPU *cpu = opaque;
+
+    /* Account the current mode up to now; the snapshot is host-specific. */
+    riscv_cntrpmf_mode_change(&cpu->env);
+    return 0;
+}
+
+static int cntrpmf_post_load(void *opaque, int version_id)
+{
+    RISCVCPU *cpu = opaque;
+    CPURISCVState *env = &cpu->env;
+    RISCVCntrpmfState *s = &env->cntrpmf;
+    uint64_t mask = cntrpmf_inh_mask(env);
+
+    s->cfg[RISCV_CNTRPMF_CYCLE] &= mask;
+    s->cfg[RISCV_CNTRPMF_INSTRET] &= mask;
+    s->snap[RISCV_CNTRPMF_CYCLE] = riscv_cntrpmf_cycle_clock();
+    s->snap[RISCV_CNTRPMF_INSTRET] = cntrpmf_source(env,
+                                                    RISCV_CNTRPMF_INSTRET);
+    riscv_cntrpmf_update(env);
+    return 0;
+}
+
+const VMStateDescription vmstate_riscv_cntrpmf = {
+    .name = "cpu/cntrpmf",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .pre_save = cntrpmf_pre_save,
+    .post_load = cntrpmf_post_load,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT64_ARRAY(env.cntrpmf.cfg, RISCVCPU,
+                             RISCV_CNTRPMF_NR_SOURCES),
+        VMSTATE_UINT64_ARRAY(env.cntrpmf.value, RISCVCPU,
+                             RISCV_CNTRPMF_NR_SOURCES),
+        VMSTATE_UINT64_ARRAY(env.cntrpmf.base, RISCVCPU,
+                             RISCV_CNTRPMF_NR_SOURCES),
+        VMSTATE_UINT64_2DARRAY(env.cntrpmf.events, RISCVCPU,
+                               RISCV_CNTRPMF_NR_SOURCES,
+                               RISCV_CNTRPMF_NR_MODES),
+        VMSTATE_UINT64(env.cntrpmf.insns, RISCVCPU),
+        VMSTATE_END_OF_LIST()
+    }
+};
