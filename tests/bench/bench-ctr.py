@@ -9,6 +9,8 @@ machine noise spreads over all of them:
   recording  smctr/ssctr on, every transfer type recorded (M + NTBREN)
   rec-nocc   the same with ctr-cycles=off (this series only: QEMU 10.2.2
              has no cycle counting, so its "recording" compares to this)
+  pmf        CPU without CTR with smcntrpmf=on: every mode counts, so this
+             series' translated code counts instructions in every block
 for this series' QEMU and for unmodified QEMU 10.2.2.
 """
 
@@ -27,6 +29,7 @@ CONFIGS = [
     ('inactive', CPU_CTR, 0),
     ('recording', CPU_CTR, 1),
     ('rec-nocc', CPU_CTR + ',ctr-cycles=off', 1),
+    ('pmf', CPU_PLAIN + ',smcntrpmf=on', 0),
 ]
 OURS = 'this series'
 UPSTREAM = 'QEMU 10.2.2'
@@ -88,6 +91,9 @@ def main():
           f'{ours / up:.3f}')
     print(f'recording with cycle counting, this series / QEMU 10.2.2 '
           f'(which has none): {med[(OURS, "recording")] / up:.3f}')
+    print('\nSmcntrpmf (same workload, no CTR), smcntrpmf=on / off:')
+    for qname, _ in qemus:
+        print(f'- {qname}: {med[(qname, "pmf")] / med[(qname, "no-ctr")]:.3f}')
 
 
 if __name__ == '__main__':

@@ -5,7 +5,8 @@
 Usage: test-ctr-migrate.py [options] QEMU ELF
        test-ctr-migrate.py [options] ELF     (QEMU from $QTEST_QEMU_BINARY)
 
-ELF is a build of tests/tcg/riscv64/test-ctr-migrate.c.  The guest prints
+ELF is a build of tests/tcg/riscv64/test-ctr-migrate.c or
+test-cntrpmf-migrate.c.  The guest prints
 "READY loop LO HI xR N" just before its long loop (LO..HI: the loop's
 addresses; register xR counts its iterations down from N).  The harness
 
@@ -16,7 +17,7 @@ addresses; register xR counts its iterations down from N).  The harness
     happens in the middle of the loop) and reports the progress from xR,
     "migrate" to a file: URI, waits for "completed", quits the source;
  3. checks that the stream contains the CTR vmstate section ("cpu/ctr",
-    plus any --require-section);
+    or the --section names instead, plus any --require-section);
  4. starts the destination with the same options plus -S -incoming defer,
     "migrate-incoming" from the file, waits for "completed", then "cont";
  5. requires the destination's guest to print the runtime's PASS line and
@@ -285,13 +286,14 @@ def run(args, tmp):
         with open(stream, 'rb') as f:
             data = f.read()
         log('stream: %d bytes' % len(data))
-        for name in ['cpu/ctr'] + args.require_section:
+        for name in (args.section or ['cpu/ctr']) + args.require_section:
             if name.encode() not in data:
                 raise Failure('the migration stream has no "%s" section'
                               % name)
             log('stream contains "%s"' % name)
-        for name in sorted(set(re.findall(rb'cpu/ctr[\w/]*', data))):
-            log('CTR vmstate name in the stream: %s' % name.decode())
+        for name in sorted(set(re.findall(rb'cpu/(?:ctr|cntrpmf)[\w/]*',
+                                          data))):
+            log('vmstate name in the stream: %s' % name.decode())
 
         # Destination: same machine, loads the stream, then continues.
         dst_qmp = os.path.join(tmp, 'destination.qmp')
@@ -339,6 +341,9 @@ def main():
         description='Migrate test-ctr-migrate in the middle of its loop.')
     p.add_argument('--cpu', default=DEFAULT_CPU,
                    help='-cpu option (default: %(default)s)')
+    p.add_argument('--section', action='append', default=[], metavar='NAME',
+                   help='vmstate name the stream must contain, instead of '
+                   'cpu/ctr')
     p.add_argument('--require-section', action='append', default=[],
                    metavar='NAME',
                    help='also require this vmstate name in the stream')
