@@ -43,6 +43,7 @@
  */
 
 #include "rt.h"
+#include "test-cntrpmf-hpm.h"
 
 #define CSR_MHPMEVENT3      0x323
 #define CSR_MHPMCOUNTER3    0xb03
@@ -69,14 +70,6 @@
 #define N_M                 1000UL          /* M-mode windows: 2000 */
 #define QUIET_TICKS         2000UL          /* 200 us at 10 MHz */
 #define REPORT_TICKS        5000000UL       /* 0.5 s */
-
-unsigned long cntrpmf_run_u(unsigned long n);
-void cntrpmf_spin(unsigned long n);
-unsigned long cntrpmf_delta_minstret(unsigned long n);
-unsigned long cntrpmf_delta_mcycle(unsigned long n);
-unsigned long cntrpmf_delta_hpm3(unsigned long n);
-unsigned long cntrpmf_minstret_wrap(unsigned long v);
-void cntrpmf_mcycle_wrap(unsigned long v, unsigned long out[2]);
 
 static bool icount;
 

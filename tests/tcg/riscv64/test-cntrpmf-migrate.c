@@ -15,6 +15,7 @@
  */
 
 #include "rt.h"
+#include "test-cntrpmf-migrate.h"
 
 #define INH_S           (1UL << 61)
 #define INH_U           (1UL << 60)
@@ -24,13 +25,9 @@
 #define INSTRET0        0x0000001234500000UL
 #define CYCLE0          0x0000009876500000UL
 
-void mig_pmf_run(unsigned long n, unsigned long instret0,
-                 unsigned long cycle0, unsigned long out[4]);
-extern const char mig_pmf_loop[], mig_pmf_loop_end[];
-
 static long u_work(long n)
 {
-    volatile long x = 0;
+    volatile long x = 0;    /* volatile: keep the loop */
 
     while (n--) {
         x += n;
