@@ -32,12 +32,6 @@
 #define COUNTEREN_CY        (1UL << 0)
 #define COUNTEREN_IR        (1UL << 2)
 
-#define CFG_OF              (1UL << 63)
-#define CFG_MINH            (1UL << 62)
-#define CFG_SINH            (1UL << 61)
-#define CFG_UINH            (1UL << 60)
-#define CFG_VSINH           (1UL << 59)
-#define CFG_VUINH           (1UL << 58)
 
 /* siselect values of the delegated counter range */
 #define ISEL_CYCLE          0x40

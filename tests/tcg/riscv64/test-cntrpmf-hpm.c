@@ -49,9 +49,6 @@
 #define CSR_MHPMCOUNTER3    0xb03
 #define CSR_TIME            0xc01
 
-#define CFG_OF              (1UL << 63)
-#define CFG_MINH            (1UL << 62)
-#define CFG_UINH            (1UL << 60)
 
 #define EV_CYCLES           1       /* mhpmevent: CPU cycles */
 #define EV_INSTRET          2       /* mhpmevent: retired instructions */

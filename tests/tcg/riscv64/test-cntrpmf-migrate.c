@@ -17,9 +17,7 @@
 #include "rt.h"
 #include "test-cntrpmf-migrate.h"
 
-#define INH_S           (1UL << 61)
-#define INH_U           (1UL << 60)
-#define CFG             (INH_S | INH_U)
+#define CFG             (CFG_SINH | CFG_UINH)
 
 #define LOOP_N          16779264UL
 #define INSTRET0        0x0000001234500000UL

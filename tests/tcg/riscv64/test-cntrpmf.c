@@ -55,12 +55,6 @@
 #define CSR_MCYCLECFGH      0x721
 #define CSR_MINSTRETCFGH    0x722
 
-#define CFG_OF              (1UL << 63)
-#define CFG_MINH            (1UL << 62)
-#define CFG_SINH            (1UL << 61)
-#define CFG_UINH            (1UL << 60)
-#define CFG_VSINH           (1UL << 59)
-#define CFG_VUINH           (1UL << 58)
 #define CFG_WPRI            ((1UL << 58) - 1)
 #define CFG_SHIFT           58
 
@@ -178,20 +172,6 @@ static unsigned long mode_inh(int mode)
         return CFG_VSINH;
     default:
         return CFG_VUINH;
-    }
-}
-
-static unsigned long ecall_cause(int mode)
-{
-    switch (mode) {
-    case RT_MODE_M:
-        return CAUSE_ECALL_M;
-    case RT_MODE_S:
-        return CAUSE_ECALL_S;
-    case RT_MODE_VS:
-        return CAUSE_ECALL_VS;
-    default:
-        return CAUSE_ECALL_U;
     }
 }
 
@@ -375,13 +355,13 @@ static void run(const struct scen *s, const struct params *pa)
         n = NI(cpmf_w_self, cpmf_w_self_end);
         ev_run(&p, final, n, n + 1);
         end_pc = (unsigned long)cpmf_w_self_end;
-        end_cause = ecall_cause(final);
+        end_cause = rt_ecall_cause(final);
         break;
     default:
         pc = (unsigned long)sn->start;
         before = NI(sn->start, sn->trap);
         after = NI(sn->trap, sn->end) - 1;
-        mid_cause = sn->cause < 0 ? ecall_cause(s->mode) :
+        mid_cause = sn->cause < 0 ? rt_ecall_cause(s->mode) :
                                     (unsigned long)sn->cause;
         ev_run(&p, s->mode, before, before);
         ev_run(&p, s->mode, 0, sn->trap_cycles);   /* does not retire */
@@ -430,7 +410,8 @@ static void run(const struct scen *s, const struct params *pa)
         }
         ev_run(&p, s->mode, after, after + !sn->end_csr);
         end_pc = (unsigned long)sn->end;
-        end_cause = sn->end_csr ? CAUSE_INSN_ILLEGAL : ecall_cause(s->mode);
+        end_cause = sn->end_csr ? CAUSE_INSN_ILLEGAL
+                                : rt_ecall_cause(s->mode);
         break;
     }
     /* cpmf_mend: the minstret read sees nothing of it, mcycle two. */

@@ -166,20 +166,6 @@ static unsigned long vector_of(int mode)
     return (unsigned long)vecs[level_of(mode)];
 }
 
-static unsigned long ecall_cause(int mode)
-{
-    switch (mode) {
-    case RT_MODE_M:
-        return CAUSE_ECALL_M;
-    case RT_MODE_S:
-        return CAUSE_ECALL_S;
-    case RT_MODE_VS:
-        return CAUSE_ECALL_VS;
-    default:
-        return CAUSE_ECALL_U;
-    }
-}
-
 /* The cause the trap handler sees. */
 static unsigned long trap_cause(enum kind k)
 {
@@ -471,13 +457,13 @@ static void check_log(const struct scen *s, const struct outcome *o)
         } else {
             CHECK_EQ(o->nlog, 2);
             CHECK_EQ(o->log[1].level, RT_LEVEL_M);
-            CHECK_EQ(o->log[1].cause, ecall_cause(s->tgt));
+            CHECK_EQ(o->log[1].cause, rt_ecall_cause(s->tgt));
         }
     } else {
         /* The return reached ctr_act_exit in the target mode. */
         CHECK_EQ(o->nlog, 1);
         CHECK_EQ(o->log[0].level, RT_LEVEL_M);
-        CHECK_EQ(o->log[0].cause, ecall_cause(s->tgt));
+        CHECK_EQ(o->log[0].cause, rt_ecall_cause(s->tgt));
         CHECK_EQ(o->log[0].epc, (unsigned long)ctr_act_exit);
     }
 }

@@ -19,6 +19,13 @@
 #define CSR_MCOUNTINHIBIT   0x320
 #define CSR_MCYCLECFG       0x321
 #define CSR_MINSTRETCFG     0x322
+/* Fields of mcyclecfg/minstretcfg (Smcntrpmf), as of mhpmevent (Sscofpmf). */
+#define CFG_OF              (1UL << 63)
+#define CFG_MINH            (1UL << 62)
+#define CFG_SINH            (1UL << 61)
+#define CFG_UINH            (1UL << 60)
+#define CFG_VSINH           (1UL << 59)
+#define CFG_VUINH           (1UL << 58)
 #define CSR_MSCRATCH        0x340
 #define CSR_MEPC            0x341
 #define CSR_MCAUSE          0x342

@@ -274,6 +274,20 @@ long rt_call_in_mode(enum rt_mode mode, long (*fn)(long), long arg)
     return rt_ecall(RT_ECALL_ENTER, mode, (long)fn, arg);
 }
 
+unsigned long rt_ecall_cause(int mode)
+{
+    switch (mode) {
+    case RT_MODE_M:
+        return CAUSE_ECALL_M;
+    case RT_MODE_S:
+        return CAUSE_ECALL_S;
+    case RT_MODE_VS:
+        return CAUSE_ECALL_VS;
+    default:
+        return CAUSE_ECALL_U;
+    }
+}
+
 const char *rt_mode_name(int mode)
 {
     switch (mode) {

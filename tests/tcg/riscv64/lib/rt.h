@@ -73,6 +73,9 @@ int rt_vprintf(const char *fmt, va_list ap);
  */
 long rt_call_in_mode(enum rt_mode mode, long (*fn)(long), long arg);
 
+/* The mcause of an ecall from @mode. */
+unsigned long rt_ecall_cause(int mode);
+
 /* "M", "HS" (or "S" without H), "U", "VS", "VU". */
 const char *rt_mode_name(int mode);
 
