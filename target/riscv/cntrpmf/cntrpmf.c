@@ -215,6 +215,25 @@ void riscv_cntrpmf_insn_trapped(CPURISCVState *env)
     }
 }
 
+/* The RV32 half or the RV64 whole of @v a register access sees. */
+static target_ulong cntrpmf_half(CPURISCVState *env, uint64_t v, bool high)
+{
+    if (riscv_cpu_mxl(env) == MXL_RV32) {
+        return high ? v >> 32 : (uint32_t)v;
+    }
+    return v;
+}
+
+/* @v with the half (or the whole) a register access writes replaced. */
+static uint64_t cntrpmf_deposit(CPURISCVState *env, uint64_t v, bool high,
+                                target_ulong val)
+{
+    if (riscv_cpu_mxl(env) == MXL_RV32) {
+        return deposit64(v, high ? 32 : 0, 32, val);
+    }
+    return val;
+}
+
 target_ulong riscv_cntrpmf_read_counter(CPURISCVState *env,
                                         RISCVCntrpmfSource src, bool high)
 {
@@ -231,20 +250,15 @@ target_ulong riscv_cntrpmf_read_counter(CPURISCVState *env,
         !(env->cntrpmf.cfg[src] & RISCV_CNTRPMF_INH(cntrpmf_cur_mode(env)))) {
         value--;
     }
-    if (riscv_cpu_mxl(env) == MXL_RV32) {
-        return high ? value >> 32 : (uint32_t)value;
-    }
-    return value;
+    return cntrpmf_half(env, value, high);
 }
 
 void riscv_cntrpmf_write_counter(CPURISCVState *env, RISCVCntrpmfSource src,
                                  bool high, target_ulong val)
 {
-    uint64_t value = val;
+    uint64_t value = cntrpmf_deposit(env, cntrpmf_counter(env, src), high,
+                                     val);
 
-    if (riscv_cpu_mxl(env) == MXL_RV32) {
-        value = deposit64(cntrpmf_counter(env, src), high ? 32 : 0, 32, val);
-    }
     /*
      * The written value replaces the increment of the writing instruction
      * (counted when its block started): the next instruction reads it.
@@ -270,25 +284,6 @@ static RISCVCntrpmfSource cntrpmf_cfg_source(int csrno)
 {
     return csrno == CSR_MCYCLECFG || csrno == CSR_MCYCLECFGH ?
            RISCV_CNTRPMF_CYCLE : RISCV_CNTRPMF_INSTRET;
-}
-
-/* The RV32 half or the RV64 whole of @v a register access sees. */
-static target_ulong cntrpmf_half(CPURISCVState *env, uint64_t v, bool high)
-{
-    if (riscv_cpu_mxl(env) == MXL_RV32) {
-        return high ? v >> 32 : (uint32_t)v;
-    }
-    return v;
-}
-
-/* @v with the half (or the whole) a register access writes replaced. */
-static uint64_t cntrpmf_deposit(CPURISCVState *env, uint64_t v, bool high,
-                                target_ulong val)
-{
-    if (riscv_cpu_mxl(env) == MXL_RV32) {
-        return deposit64(v, high ? 32 : 0, 32, val);
-    }
-    return val;
 }
 
 RISCVException riscv_cntrpmf_read_cfg(CPURISCVState *env, int csrno,
