@@ -89,30 +89,49 @@ RISCVException riscv_ctr_pred_vs(CPURISCVState *env, int csrno)
     return riscv_ctr_pred_s(env, csrno);
 }
 
-RISCVException riscv_ctr_rmw_ctl(CPURISCVState *env, int csrno,
-                                 target_ulong *ret_val, target_ulong new_val,
-                                 target_ulong wr_mask)
+/*
+ * The register an access of @csrno reaches, and its writable bits:
+ * sctrctl is the S/U view of mctrctl, and vsctrctl while V=1.
+ */
+static uint64_t *ctr_ctl_reg(CPURISCVState *env, int csrno, uint64_t *mask)
 {
-    uint64_t *ctl = &env->ctr.mctrctl;
+    if (csrno == CSR_MCTRCTL) {
+        *mask = ctr_mctrctl_mask(env);
+        return &env->ctr.mctrctl;
+    }
+    *mask = ctr_sctrctl_mask(env);
+    if (csrno == CSR_VSCTRCTL || env->virt_enabled) {
+        return &env->ctr.vsctrctl;
+    }
+    return &env->ctr.mctrctl;
+}
+
+RISCVException riscv_ctr_read_ctl(CPURISCVState *env, int csrno,
+                                  target_ulong *val)
+{
     uint64_t mask;
 
-    if (csrno == CSR_MCTRCTL) {
-        mask = ctr_mctrctl_mask(env);
-    } else {
-        mask = ctr_sctrctl_mask(env);
-        if (csrno == CSR_VSCTRCTL || env->virt_enabled) {
-            ctl = &env->ctr.vsctrctl;
-        }
+    *val = *ctr_ctl_reg(env, csrno, &mask) & mask;
+    return RISCV_EXCP_NONE;
+}
+
+/*
+ * Every write restarts the cycle counter, also one that changes nothing
+ * (csrrs/csrrc with a zero source register are writes too).  With XLEN
+ * 32, bits 63:32 cannot be accessed and keep their values.
+ */
+RISCVException riscv_ctr_write_ctl(CPURISCVState *env, int csrno,
+                                   target_ulong val, uintptr_t ra)
+{
+    uint64_t mask;
+    uint64_t *ctl = ctr_ctl_reg(env, csrno, &mask);
+
+    if (env->xl == MXL_RV32) {
+        mask = (uint32_t)mask;
     }
 
-    if (ret_val) {
-        *ret_val = *ctl & mask;
-    }
-    if (wr_mask) {
-        mask &= wr_mask;
-        *ctl = (*ctl & ~mask) | (new_val & mask);
-        riscv_ctr_state_written(env, true);
-    }
+    *ctl = (*ctl & ~mask) | (val & mask);
+    riscv_ctr_state_written(env, true);
     return RISCV_EXCP_NONE;
 }
 

@@ -99,7 +99,11 @@ static bool ctr_mode_enabled(CPURISCVState *env, target_ulong priv,
     }
 }
 
-/* Start or stop the cycle counter after a change of mode or state. */
+/*
+ * Start or stop the cycle counter after a change of mode or state.  Only
+ * active cycles count (mode enabled, not frozen); inactive time is simply
+ * not counted and leaves CCV alone.
+ */
 static void ctr_update_active(CPURISCVState *env)
 {
     bool active = !ctr_frozen(env) &&
@@ -112,8 +116,6 @@ static void ctr_update_active(CPURISCVState *env)
         env->ctr.cc_start = riscv_cntrpmf_cycle_clock();
     } else {
         env->ctr.cc_count += riscv_cntrpmf_cycle_clock() - env->ctr.cc_start;
-        /* Active cycles may go uncounted from now on. */
-        env->ctr.cc_invalid = true;
     }
     env->ctr.cc_active = active;
 }

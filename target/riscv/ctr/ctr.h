@@ -140,9 +140,10 @@ void riscv_ctr_reset(CPURISCVState *env);
 RISCVException riscv_ctr_pred_m(CPURISCVState *env, int csrno);
 RISCVException riscv_ctr_pred_s(CPURISCVState *env, int csrno);
 RISCVException riscv_ctr_pred_vs(CPURISCVState *env, int csrno);
-RISCVException riscv_ctr_rmw_ctl(CPURISCVState *env, int csrno,
-                                 target_ulong *ret_val, target_ulong new_val,
-                                 target_ulong wr_mask);
+RISCVException riscv_ctr_read_ctl(CPURISCVState *env, int csrno,
+                                  target_ulong *val);
+RISCVException riscv_ctr_write_ctl(CPURISCVState *env, int csrno,
+                                   target_ulong val, uintptr_t ra);
 RISCVException riscv_ctr_rmw_depth(CPURISCVState *env, int csrno,
                                    target_ulong *ret_val,
                                    target_ulong new_val,

@@ -162,18 +162,43 @@ cs_t4:
     nop
     csrw    CSR_VSCTRCTL, a1
 .endm
+/*
+ * csrrs/csrrc with rs1 != x0 holding 0 write the register (Zicsr: "will
+ * still attempt to write the unmodified value back ... and will cause
+ * any attendant side effects").
+ */
+.macro WRITE_SET_ZERO               /* csrrs x0, mctrctl, t0 with t0 = 0 */
+    li      t0, 0
+    csrrs   zero, CSR_MCTRCTL, t0
+.endm
+.macro WRITE_CLEAR_ZERO             /* csrrc t1, mctrctl, t0 with t0 = 0 */
+    li      t0, 0
+    csrrc   t1, CSR_MCTRCTL, t0
+.endm
+.macro WRITE_S_SET_ZERO             /* csrrs x0, sctrctl, t0 with t0 = 0 */
+    li      t0, 0
+    csrrs   zero, CSR_SCTRCTL, t0
+.endm
+.macro WRITE_VS_SET_ZERO            /* csrrs x0, vsctrctl, t0 with t0 = 0 */
+    li      t0, 0
+    csrrs   zero, CSR_VSCTRCTL, t0
+.endm
 
     CCV_WRITE_TEST cyc_wr_same, WRITE_SAME
     CCV_WRITE_TEST cyc_wr_diff, WRITE_DIFF
     CCV_WRITE_TEST cyc_wr_csrs, WRITE_CSRS
     CCV_WRITE_TEST cyc_wr_sctrctl, WRITE_SCTRCTL
     CCV_WRITE_TEST cyc_wr_vsctrctl, WRITE_VSCTRCTL
+    CCV_WRITE_TEST cyc_wr_set0, WRITE_SET_ZERO
+    CCV_WRITE_TEST cyc_wr_clear0, WRITE_CLEAR_ZERO
+    CCV_WRITE_TEST cyc_wr_s_set0, WRITE_S_SET_ZERO
+    CCV_WRITE_TEST cyc_wr_vs_set0, WRITE_VS_SET_ZERO
 
 /*
  * unsigned long cyc_frozen(unsigned long mctrctl, unsigned long frozen)
  * cf_j1 (count 1, CCV=0), cf_j2 (count 2, CCV=1), software sets FROZEN,
  * cf_jf is not recorded, software clears FROZEN, cf_j3 (count 1 + 7:
- * the csrs before and 7 instructions after the csrc, CCV=0), cf_j4
+ * the csrs before and 7 instructions after the csrc, CCV=1), cf_j4
  * (count 2, CCV=1).
  */
     .globl  cyc_frozen, cf_j1, cf_t1, cf_j2, cf_t2, cf_jf, cf_tf
@@ -217,7 +242,8 @@ cf_t4:
  * mctrctl has BPFRZ=1.  cb_j1 (count 1, CCV=0); ebreak freezes CTR and
  * is not recorded; the handler stores sctrstatus to *status, clears
  * FROZEN and returns: cb_mret (trap return, count 2 + 5: nop and ebreak
- * before, 5 instructions after the csrc, CCV=0); cb_j3 (count 2, CCV=1).
+ * before, 5 instructions after the csrc, CCV=1: frozen time is not
+ * counted); cb_j3 (count 2, CCV=1).
  */
     .globl  cyc_bpfrz, cb_j1, cb_t1, cb_ebreak, cb_after, cb_j3, cb_t3
     .globl  cb_trap, cb_mret
@@ -301,10 +327,10 @@ cm_mret:
  * cu_j1 (count 1, CCV=0); cu_mret returns to U-mode (recorded unless
  * TRETINH: ctrtarget.PC=0, count 4, CCV=1); cu_ujmp in U-mode is not
  * recorded; cu_ecall traps back to M-mode (recorded unless EXCINH:
- * ctrsource.PC=0, CCV=0, count 0, or 4 when the mret was not recorded);
- * cu_j2 (count 7, or 4 + 7 when neither was recorded; CCV=1 when the
- * trap was recorded, else CCV=0 as the first record after the inactive
- * period).  Nothing executed in U-mode counts, not even the ecall.
+ * ctrsource.PC=0, CCV=1, count 0, or 4 when the mret was not recorded);
+ * cu_j2 (count 7, or 4 + 7 when neither was recorded; CCV=1).  Nothing
+ * executed in U-mode counts, not even the ecall, and the inactive period
+ * does not clear CCV.
  */
     .globl  cyc_umode, cu_j1, cu_t1, cu_mret, cu_user, cu_ujmp, cu_ecall
     .globl  cu_trap, cu_j2, cu_t2

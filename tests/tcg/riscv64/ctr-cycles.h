@@ -13,6 +13,10 @@ unsigned long cyc_wr_diff(unsigned long ctl, unsigned long arg);
 unsigned long cyc_wr_csrs(unsigned long ctl, unsigned long arg);
 unsigned long cyc_wr_sctrctl(unsigned long ctl, unsigned long arg);
 unsigned long cyc_wr_vsctrctl(unsigned long ctl, unsigned long arg);
+unsigned long cyc_wr_set0(unsigned long ctl, unsigned long arg);
+unsigned long cyc_wr_clear0(unsigned long ctl, unsigned long arg);
+unsigned long cyc_wr_s_set0(unsigned long ctl, unsigned long arg);
+unsigned long cyc_wr_vs_set0(unsigned long ctl, unsigned long arg);
 unsigned long cyc_frozen(unsigned long ctl, unsigned long frozen);
 unsigned long cyc_bpfrz(unsigned long ctl, unsigned long frozen,
                         unsigned long *status);
@@ -38,5 +42,9 @@ WR_LABELS(cyc_wr_diff);
 WR_LABELS(cyc_wr_csrs);
 WR_LABELS(cyc_wr_sctrctl);
 WR_LABELS(cyc_wr_vsctrctl);
+WR_LABELS(cyc_wr_set0);
+WR_LABELS(cyc_wr_clear0);
+WR_LABELS(cyc_wr_s_set0);
+WR_LABELS(cyc_wr_vs_set0);
 
 #endif

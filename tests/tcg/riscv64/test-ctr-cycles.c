@@ -14,10 +14,13 @@
  *   8191, 32764, 524224 or 134201344 cycles (table "Cycle Counter Size
  *   Options").  The counts come from loops whose branches are not
  *   recorded (TKBRINH=1, NTBREN=0).
- * - CCV=1 on a normal record; CCV=0 on the first record after a write
- *   to mctrctl/sctrctl/vsctrctl (any value, also csrrs of a bit already
- *   set), after SCTRCLR, after a period in a mode that is not enabled,
- *   and after FROZEN was set (by software or by BPFRZ) and cleared.
+ * - CCV=1 on a normal record; CCV=0 only on the first record after a
+ *   write to mctrctl/sctrctl/vsctrctl (any value, also csrrs of a bit
+ *   already set, and csrrs/csrrc with rs1 != x0 holding 0, which Zicsr
+ *   makes a write) and after SCTRCLR.  A period in a mode that is not
+ *   enabled, or with FROZEN set (by software or by BPFRZ) and cleared,
+ *   is simply not counted: the next record has CCV=1 and the count of
+ *   the active cycles ("Only cycles while CTR is active are counted").
  * - The counter is reset by a record, by a write to xctrctl and by
  *   SCTRCLR (the count restarts after the writing instruction), not by
  *   a read of mctrctl.  It only counts while CTR is active: across a
@@ -375,18 +378,29 @@ static void test_writes(void)
     TEST_WRITE("mctrctl (csrrs of M, already set)", cyc_wr_csrs, ctl,
                CTRCTL_M);
     TEST_WRITE("sctrctl (unchanged)", cyc_wr_sctrctl, ctl, 0);
+    TEST_WRITE("mctrctl (csrrs x0 with a zero register)", cyc_wr_set0,
+               ctl, 0);
+    TEST_WRITE("mctrctl (csrrc with a zero register)", cyc_wr_clear0,
+               ctl, 0);
+    TEST_WRITE("sctrctl (csrrs x0 with a zero register)", cyc_wr_s_set0,
+               ctl, 0);
     if (rt_has_h) {
         TEST_WRITE("vsctrctl", cyc_wr_vsctrctl, ctl, CTRCTL_U);
         csr_write(CSR_VSCTRCTL, 0);
+        TEST_WRITE("vsctrctl (csrrs x0 with a zero register)",
+                   cyc_wr_vs_set0, ctl, 0);
     }
 }
 
 static void test_frozen(void)
 {
-    /* cf_j3: the csrs that froze CTR, then 7 after the csrc. */
+    /*
+     * cf_j3: the csrs that froze CTR, then 7 after the csrc; the frozen
+     * time is not counted and CCV stays 1.
+     */
     const struct rec r[] = {
         { cf_j4, cf_t4, CTR_TYPE_DIRJUMP, true, 2 },
-        { cf_j3, cf_t3, CTR_TYPE_DIRJUMP, false, 1 + 7 },
+        { cf_j3, cf_t3, CTR_TYPE_DIRJUMP, true, 1 + 7 },
         { cf_j2, cf_t2, CTR_TYPE_DIRJUMP, true, 2 },
         { cf_j1, cf_t1, CTR_TYPE_DIRJUMP, false, 1 },
     };
@@ -401,10 +415,13 @@ static void test_frozen(void)
 
 static void test_bpfrz(void)
 {
-    /* cb_mret: nop and ebreak, then 5 after the csrc in the handler. */
+    /*
+     * cb_mret: nop and ebreak, then 5 after the csrc in the handler; the
+     * frozen time is not counted and CCV stays 1.
+     */
     const struct rec r[] = {
         { cb_j3, cb_t3, CTR_TYPE_DIRJUMP, true, 2 },
-        { cb_mret, cb_after, CTR_TYPE_TRAP_RETURN, false, 2 + 5 },
+        { cb_mret, cb_after, CTR_TYPE_TRAP_RETURN, true, 2 + 5 },
         { cb_j1, cb_t1, CTR_TYPE_DIRJUMP, false, 1 },
     };
     unsigned long delta, status = 0;
@@ -457,11 +474,14 @@ static void test_umode(bool exc, bool tret)
      * mret (4); nothing in U-mode (also not the ecall); 7 in the handler
      * through cu_j2.  What is not consumed by a record adds up.
      */
-    r[n++] = (struct rec){ cu_j2, cu_t2, CTR_TYPE_DIRJUMP, exc,
+    r[n++] = (struct rec){ cu_j2, cu_t2, CTR_TYPE_DIRJUMP, true,
                            (exc || tret) ? 7 : 4 + 7 };
     if (exc) {
-        /* From a disabled mode: ctrsource.PC 0; first after the gap. */
-        r[n++] = (struct rec){ NULL, cu_trap, CTR_TYPE_EXCEPTION, false,
+        /*
+         * From a disabled mode: ctrsource.PC 0; first after the gap, whose
+         * cycles are not counted (CCV=1).
+         */
+        r[n++] = (struct rec){ NULL, cu_trap, CTR_TYPE_EXCEPTION, true,
                                tret ? 0 : 4 };
     }
     if (tret) {

@@ -28,8 +28,9 @@
  *   then loops over a direct jump and a taken branch that must not be
  *   recorded ("Freeze": FROZEN inhibits recording).  Afterwards FROZEN is
  *   still 1 and nothing changed; clearing FROZEN and recording one more
- *   jump gives a record with CCV=0 (ctr.rst: the counter stopped while
- *   frozen).
+ *   jump gives a record with CCV=1 (spec "Cycle Counting": only cycles
+ *   while CTR is active are counted; frozen time is not counted and does
+ *   not invalidate the count).
  *
  * Before "READY" and again after the loop, both builds check sctrdepth,
  * sctrstatus (WRPTR, FROZEN), mctrctl and all 64 logical entries: source
@@ -257,9 +258,10 @@ static int run(void)
     CHECK_EQ(csr_read(CSR_MCTRCTL), CTRCTL_M);
     check_state("after the loop", ((wrptr + 1) % DEPTH) | SCTRSTATUS_FROZEN);
 
-    /* Unfrozen, recording resumes; the counter was stopped: CCV=0. */
+    /* Unfrozen, recording resumes; frozen time was not counted: CCV=1. */
     mig_unfreeze_run();
-    model_push(mig_fu, mig_fu_tgt, CTR_TYPE_DIRJUMP, DATA_TYPE_CCV);
+    model_push(mig_fu, mig_fu_tgt, CTR_TYPE_DIRJUMP | CTRDATA_CCV,
+               DATA_TYPE_CCV);
     CHECK_EQ(csr_read(CSR_MCTRCTL), 0);
     check_state("after unfreezing", (wrptr + 2) % DEPTH);
     return 0;
