@@ -9,8 +9,9 @@ S and U, runs U-mode code and an M-mode loop.  Runs it with "-d op" under
   - smcntrpmf=on: a block either starts with the instret addition
     (add_i32 $0x0,$N; extu_i32_i64; ld_i64/add_i64/st_i64 of the count)
     with N equal to the number of instructions in the block and the
-    third insn_start word of instruction i equal to i << 4, or has no
-    counting code at all; both kinds occur (M-mode blocks count, U-mode
+    third insn_start word of instruction i equal to (N - i) << 4 (the
+    instructions from it to the end of the block, taken back when the
+    block stops there), or has no counting code at all; both kinds occur (M-mode blocks count, U-mode
     blocks after the filter is set do not);
   - smcntrpmf=off: no block of OFF_ELF (any guest that runs without
     Smcntrpmf, e.g. bench-ctr.elf) has counting code.
@@ -52,7 +53,7 @@ def check_block(lines):
     adds = [m for m in adds if m]
     if not adds:
         if any(int(m.group(3), 16) >> 4 for m in insns):
-            sys.exit('instruction index in a block without counting code:\n'
+            sys.exit('instruction count in a block without counting code:\n'
                      + '\n'.join(lines))
         return None
     n = int(adds[0].group(2), 16)
@@ -63,7 +64,7 @@ def check_block(lines):
         sys.exit(f'block counts {n} instructions but has {len(insns)}:\n'
                  + '\n'.join(lines))
     for i, m in enumerate(insns):
-        if int(m.group(3), 16) >> 4 != i:
+        if int(m.group(3), 16) >> 4 != n - i:
             sys.exit(f'instruction {i} has insn_start word {m.group(3)}:\n'
                      + '\n'.join(lines))
     return n

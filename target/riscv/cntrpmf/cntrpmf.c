@@ -10,7 +10,7 @@
 #include "qemu/timer.h"
 #include "cpu.h"
 #include "exec/icount.h"
-#include "exec/translation-block.h"
+#include "tcg/insn-start-words.h"
 #include "migration/vmstate.h"
 #include "pmu.h"
 #include "cntrpmf/cntrpmf.h"
@@ -94,6 +94,24 @@ uint64_t riscv_cntrpmf_events(CPURISCVState *env, RISCVCntrpmfSource src,
         sum += cntrpmf_source(env, src) - s->snap[src];
     }
     return sum;
+}
+
+uint64_t riscv_cntrpmf_events_seen(CPURISCVState *env,
+                                   RISCVCntrpmfSource src, uint64_t filter)
+{
+    uint64_t events = riscv_cntrpmf_events(env, src, filter);
+
+    /*
+     * The CSR instruction reading instret was counted when its block
+     * started but has not retired yet (Zicsr: it reads the value before
+     * its own execution).  A debugger access is not an instruction.
+     */
+    if (src == RISCV_CNTRPMF_INSTRET && !env->debugger &&
+        riscv_cpu_cfg(env)->ext_smcntrpmf &&
+        !(filter & RISCV_CNTRPMF_INH(cntrpmf_cur_mode(env)))) {
+        events--;
+    }
+    return events;
 }
 
 static bool cntrpmf_stopped(CPURISCVState *env, RISCVCntrpmfSource src)
@@ -199,20 +217,16 @@ void riscv_cntrpmf_mcountinhibit_changed(CPURISCVState *env,
     riscv_cntrpmf_update(env);
 }
 
-void riscv_cntrpmf_unwind(CPURISCVState *env, const TranslationBlock *tb,
-                          uint64_t uw2)
+void riscv_cntrpmf_insn_trapped(CPURISCVState *env, uintptr_t ra)
 {
-    if (tb->cs_base & RISCV_CNTRPMF_TB_INSTRET) {
-        env->cntrpmf.insns -= tb->icount -
-                              (uw2 >> RISCV_CNTRPMF_UW2_INDEX_SHIFT);
-    }
-}
+#ifdef CONFIG_TCG
+    uint64_t data[INSN_START_WORDS];
 
-void riscv_cntrpmf_insn_trapped(CPURISCVState *env)
-{
-    if (riscv_cntrpmf_tb_instret(env)) {
-        env->cntrpmf.insns--;
+    if (riscv_cntrpmf_tb_instret(env) &&
+        cpu_unwind_state_data(env_cpu(env), ra, data)) {
+        riscv_cntrpmf_unwind(env, data[2]);
     }
+#endif
 }
 
 /* The RV32 half or the RV64 whole of @v a register access sees. */
@@ -237,18 +251,12 @@ static uint64_t cntrpmf_deposit(CPURISCVState *env, uint64_t v, bool high,
 target_ulong riscv_cntrpmf_read_counter(CPURISCVState *env,
                                         RISCVCntrpmfSource src, bool high)
 {
-    uint64_t value = cntrpmf_counter(env, src);
+    RISCVCntrpmfState *s = &env->cntrpmf;
+    uint64_t value = s->value[src];
 
-    /*
-     * The CSR instruction reading instret was counted when its block
-     * started but has not retired yet (Zicsr: it reads the value before
-     * its own execution).  A debugger access is not an instruction.
-     */
-    if (src == RISCV_CNTRPMF_INSTRET && !env->debugger &&
-        !cntrpmf_stopped(env, src) &&
-        riscv_cpu_cfg(env)->ext_smcntrpmf &&
-        !(env->cntrpmf.cfg[src] & RISCV_CNTRPMF_INH(cntrpmf_cur_mode(env)))) {
-        value--;
+    if (!cntrpmf_stopped(env, src)) {
+        value += riscv_cntrpmf_events_seen(env, src, s->cfg[src]) -
+                 s->base[src];
     }
     return cntrpmf_half(env, value, high);
 }

@@ -9,11 +9,16 @@
  *
  * With Smcntrpmf, retired instructions are counted by translated code:
  * a block running in a mode of instret_modes adds its length to
- * env->cntrpmf.insns when it starts.  Instructions that do not retire
- * are taken back: riscv_cntrpmf_unwind() when an exception unwinds the
- * block (the faulting instruction and those after it) and
- * riscv_cntrpmf_insn_trapped() when the last instruction of a block
- * raises an exception directly (ecall, ebreak, illegal instruction).
+ * env->cntrpmf.insns when it starts, and the unwind data of each of its
+ * instructions says how many instructions there are from that one to the
+ * end of the block.  Wherever the block stops early, the instructions
+ * that did not retire are taken back from that number:
+ * riscv_cntrpmf_unwind() when an exception unwinds the block (a faulting
+ * access, a helper raising with its return address, an I/O recompile),
+ * riscv_cntrpmf_insn_trapped() when a helper raises an exception without
+ * unwinding (ecall, ebreak, illegal instruction, Zicfilp and Zicfiss
+ * checks).  An instruction that always leaves the CPU loop without an
+ * exception (wfi) ends its block.
  */
 #ifndef RISCV_CNTRPMF_H
 #define RISCV_CNTRPMF_H
@@ -24,10 +29,11 @@
 #define RISCV_CNTRPMF_TB_INSTRET        (1ULL << 48)
 
 /*
- * The third insn_start word carries the instruction's index in its block
- * above the unwind flags (RISCV_UW2_*), for riscv_cntrpmf_unwind().
+ * The third insn_start word carries, above the unwind flags (RISCV_UW2_*),
+ * the number of instructions from this one to the end of its block when
+ * the block counts retired instructions (0 otherwise).
  */
-#define RISCV_CNTRPMF_UW2_INDEX_SHIFT   4
+#define RISCV_CNTRPMF_UW2_LEFT_SHIFT    4
 #define RISCV_CNTRPMF_UW2_FLAGS         MAKE_64BIT_MASK(0, 4)
 
 /* The xINH bit of @mode in a configuration register. */
@@ -98,23 +104,28 @@ void riscv_cntrpmf_mcountinhibit_changed(CPURISCVState *env,
                                          target_ulong old);
 
 /**
- * riscv_cntrpmf_unwind: an exception unwinds a translation block
+ * riscv_cntrpmf_unwind: a translation block stops at an instruction
  * @env: CPU state
- * @tb: the block
- * @uw2: the third insn_start word of the instruction unwound to
+ * @uw2: the third insn_start word of that instruction
  *
- * Takes back the instructions of @tb from that instruction on.
+ * Takes back the instructions of the block from that instruction on:
+ * they were counted when the block started but do not retire.
  */
-void riscv_cntrpmf_unwind(CPURISCVState *env, const TranslationBlock *tb,
-                          uint64_t uw2);
+static inline void riscv_cntrpmf_unwind(CPURISCVState *env, uint64_t uw2)
+{
+    env->cntrpmf.insns -= uw2 >> RISCV_CNTRPMF_UW2_LEFT_SHIFT;
+}
 
 /**
- * riscv_cntrpmf_insn_trapped: the last instruction of the executing
- * block raises a synchronous exception without unwinding, so it does
- * not retire.
+ * riscv_cntrpmf_insn_trapped: a helper raises a synchronous exception
+ * without unwinding the block
  * @env: CPU state
+ * @ra: the helper's return address into translated code (GETPC())
+ *
+ * The raising instruction does not retire, nor do those after it in its
+ * block: riscv_cntrpmf_unwind() for the instruction at @ra.
  */
-void riscv_cntrpmf_insn_trapped(CPURISCVState *env);
+void riscv_cntrpmf_insn_trapped(CPURISCVState *env, uintptr_t ra);
 
 /**
  * riscv_cntrpmf_events: filtered event count
@@ -127,6 +138,19 @@ void riscv_cntrpmf_insn_trapped(CPURISCVState *env);
  */
 uint64_t riscv_cntrpmf_events(CPURISCVState *env, RISCVCntrpmfSource src,
                               uint64_t filter);
+
+/**
+ * riscv_cntrpmf_events_seen: filtered event count as an instruction reads it
+ * @env: CPU state
+ * @src: event source
+ * @filter: xINH bits
+ *
+ * Returns: riscv_cntrpmf_events() without the reading instruction itself,
+ * which has not retired yet (for CSR reads of counters counting
+ * instructions; a debugger access sees riscv_cntrpmf_events()).
+ */
+uint64_t riscv_cntrpmf_events_seen(CPURISCVState *env,
+                                   RISCVCntrpmfSource src, uint64_t filter);
 
 /**
  * riscv_cntrpmf_read_counter: CSR read of mcycle/minstret (or cycle/instret)
