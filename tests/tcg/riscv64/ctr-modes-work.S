@@ -54,12 +54,19 @@ ctr_scen_enter:
     csrw    CSR_MEPC, a0
     csrw    CSR_SCTRSTATUS, a2
     csrw    CSR_MCTRCTL, a1
+    /*
+     * The csrw ends its translation block: the nop puts the xRET in the
+     * middle of the next one, so its recorded ctrsource is its own pc
+     * only if the xRET writes its pc back (QEMU 10.2's mnret did not).
+     */
+    nop
 ctr_scen_mret:
     mret
 1:
     csrw    CSR_MNEPC, a0
     csrw    CSR_SCTRSTATUS, a2
     csrw    CSR_MCTRCTL, a1
+    nop
 ctr_scen_mnret:
     .4byte  0x70200073              /* mnret (Smrnmi) */
 

@@ -9,6 +9,7 @@
 #include "rt-csr.h"
 
 #define CSR_MHPMCOUNTER3    0xb03
+#define CSR_MHPMCOUNTER4    0xb04
 #define MSTATUS_MPP_MPRV    0x21800     /* gas takes no 3UL << 11 */
 
     .option norvc
@@ -107,4 +108,68 @@ cntrpmf_mcycle_wrap:
     csrr    t1, CSR_MCYCLE
     sd      t0, 0(a1)
     sd      t1, 8(a1)
+    ret
+
+/*
+ * unsigned long cntrpmf_hpm3_write_read(unsigned long v): csrw
+ * mhpmcounter3 = v, then read it right away.  Like minstret, the value
+ * written replaces the count of the writing instruction and a read
+ * returns the count before the reading instruction, so the result is v
+ * when counter 3 counts instructions in M-mode.
+ */
+    .globl  cntrpmf_hpm3_write_read
+cntrpmf_hpm3_write_read:
+    csrw    CSR_MHPMCOUNTER3, a0
+    csrr    a0, CSR_MHPMCOUNTER3
+    ret
+
+/*
+ * void cntrpmf_pair_delta(unsigned long n, unsigned long out[2]), n >= 1:
+ * out[0] and out[1] are the differences of two reads of mhpmcounter3 and
+ * mhpmcounter4 around 2 * n instructions, all in the calling mode.  Each
+ * counter sees 2 * n + 2 instructions between its reads (the other
+ * counter's two reads and its own first one).
+ */
+    .globl  cntrpmf_pair_delta
+cntrpmf_pair_delta:
+    csrr    t0, CSR_MHPMCOUNTER3
+    csrr    t1, CSR_MHPMCOUNTER4
+1:  addi    a0, a0, -1
+    bnez    a0, 1b
+    csrr    t2, CSR_MHPMCOUNTER3
+    csrr    t3, CSR_MHPMCOUNTER4
+    sub     t2, t2, t0
+    sub     t3, t3, t1
+    sd      t2, 0(a1)
+    sd      t3, 8(a1)
+    ret
+
+/*
+ * void cntrpmf_pair_run_u(unsigned long n, unsigned long out[2]), from
+ * M-mode: out[0] and out[1] are the differences of two reads of
+ * mhpmcounter3 and mhpmcounter4 around cntrpmf_run_u(n).  Between the
+ * two reads of counter 4 (read B, read D) M-mode executes 19
+ * instructions: read B itself, the call (auipc + jalr without linker
+ * relaxation), the 12 of cntrpmf_run_u up to
+ * and including its mret (mv, csrr, la = 2, csrw, la = 2, csrw, li = 2,
+ * csrc, mret), the 3 of u_vec (csrw, csrr, ret) and read C; U-mode
+ * retires 2 * n instructions and executes the ecall.
+ */
+    .globl  cntrpmf_pair_run_u
+cntrpmf_pair_run_u:
+    addi    sp, sp, -16
+    sd      ra, 0(sp)
+    sd      a1, 8(sp)
+    csrr    t5, CSR_MHPMCOUNTER3    /* read A */
+    csrr    t6, CSR_MHPMCOUNTER4    /* read B */
+    call    cntrpmf_run_u
+    csrr    t2, CSR_MHPMCOUNTER3    /* read C */
+    csrr    t3, CSR_MHPMCOUNTER4    /* read D */
+    sub     t2, t2, t5
+    sub     t3, t3, t6
+    ld      a1, 8(sp)
+    sd      t2, 0(a1)
+    sd      t3, 8(a1)
+    ld      ra, 0(sp)
+    addi    sp, sp, 16
     ret

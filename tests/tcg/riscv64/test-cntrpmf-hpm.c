@@ -46,7 +46,9 @@
 #include "test-cntrpmf-hpm.h"
 
 #define CSR_MHPMEVENT3      0x323
+#define CSR_MHPMEVENT4      0x324
 #define CSR_MHPMCOUNTER3    0xb03
+#define CSR_MHPMCOUNTER4    0xb04
 #define CSR_TIME            0xc01
 
 
@@ -56,6 +58,7 @@
 #define INHIBIT_CY          (1UL << 0)
 #define INHIBIT_IR          (1UL << 2)
 #define INHIBIT_HPM3        (1UL << 3)
+#define INHIBIT_HPM4        (1UL << 4)
 #define MIP_LCOFIP          (1UL << 13)
 
 #define MODE_ADDR           0x80fff000UL
@@ -99,6 +102,20 @@ static bool wait_overflow(void)
     unsigned long t0 = csr_read(CSR_TIME);
 
     while (!of3()) {
+        if (csr_read(CSR_TIME) - t0 >= REPORT_TICKS) {
+            return false;
+        }
+        cntrpmf_spin(K);
+    }
+    return true;
+}
+
+/* The same for counter 4, whose overflow test runs after counter 3's. */
+static bool wait_overflow4(void)
+{
+    unsigned long t0 = csr_read(CSR_TIME);
+
+    while (!(csr_read(CSR_MHPMEVENT4) & CFG_OF)) {
         if (csr_read(CSR_TIME) - t0 >= REPORT_TICKS) {
             return false;
         }
@@ -224,6 +241,93 @@ static void check_hpm_counting(void)
     csr_write(CSR_MHPMEVENT3, 0);
 }
 
+/*
+ * A programmable counter obeys the write and read rules of minstret
+ * (Zicsr; docs/system/riscv/cntrpmf.rst): the value written replaces the
+ * count of the writing instruction and a read does not count itself, so
+ * csrw mhpmcounter3 then csrr mhpmcounter3 reads what was written.
+ */
+static void check_hpm_write_rule(void)
+{
+    rt_printf("counter 3, instructions event: write then read\n");
+    csr_write(CSR_MCOUNTINHIBIT, 0);
+    csr_write(CSR_MHPMEVENT3, EV_INSTRET);
+    CHECK_EQ(cntrpmf_hpm3_write_read(0), 0);
+    CHECK_EQ(cntrpmf_hpm3_write_read(12345), 12345);
+    CHECK_EQ(cntrpmf_hpm3_write_read(-1UL), -1UL);
+    clear_overflow(0);
+}
+
+/*
+ * Any number of counters count the same event, each with its own filter
+ * and its own overflow (Sscofpmf: each mhpmevent selects the event and
+ * filter of its counter; Linux's perf stat -e cycles:u,cycles:k and
+ * -e instructions,instructions program two counters this way).
+ */
+static void check_hpm_pair(unsigned long event, const char *name)
+{
+    unsigned long d[2];
+    unsigned long per_ecall = event == EV_CYCLES ? 1 : 0;
+
+    rt_printf("counters 3 and 4, both %s: same filter, then :u and :k\n",
+              name);
+    csr_write(CSR_MHPMEVENT3, event);
+    csr_write(CSR_MHPMEVENT4, event);
+    csr_write(CSR_MHPMCOUNTER3, 1000);
+    csr_write(CSR_MHPMCOUNTER4, 5000);
+    cntrpmf_pair_delta(N_M, d);
+    CHECK_EQ(d[0], 2 * N_M + 2);
+    CHECK_EQ(d[1], 2 * N_M + 2);
+
+    /* Counter 3 counts U only (like :u), counter 4 M only (like :k). */
+    csr_write(CSR_MHPMEVENT3, CFG_MINH | event);
+    csr_write(CSR_MHPMEVENT4, CFG_UINH | event);
+    cntrpmf_pair_delta(N_M, d);
+    CHECK_EQ(d[0], 0);
+    CHECK_EQ(d[1], 2 * N_M + 2);
+    /*
+     * Around a U-mode run: counter 3 sees the U instructions (and, for
+     * cycles, the ecall's cycle, which belongs to U), counter 4 the 19
+     * M-mode instructions of cntrpmf_pair_run_u (an xRET counts in the
+     * mode it executes in).
+     */
+    cntrpmf_pair_run_u(N_SHORT, d);
+    CHECK_EQ(d[0], 2 * N_SHORT + per_ecall);
+    CHECK_EQ(d[1], 19);
+
+    csr_write(CSR_MHPMEVENT3, 0);
+    csr_write(CSR_MHPMEVENT4, 0);
+}
+
+/*
+ * Two counters on the instructions event, U only, started so that only
+ * counter 3 crosses 2^64 in one U-mode run: only its OF is set; a second
+ * run makes counter 4 overflow as well.
+ */
+static void check_hpm_pair_overflow(void)
+{
+    unsigned long in_u = 2 * N_SHORT;
+
+    rt_printf("counters 3 and 4, instructions, separate overflows\n");
+    clear_overflow(CFG_MINH | EV_INSTRET);
+    csr_write(CSR_MHPMEVENT4, CFG_MINH | EV_INSTRET);
+    CHECK_EQ(csr_read(CSR_MHPMEVENT4) & CFG_OF, 0);
+    csr_write(CSR_MHPMCOUNTER3, -(in_u / 2));
+    csr_write(CSR_MHPMCOUNTER4, -(in_u + in_u / 2));
+    CHECK_EQ(cntrpmf_run_u(N_SHORT), CAUSE_ECALL_U);
+    CHECK(wait_overflow());
+    CHECK_EQ(csr_read(CSR_MHPMCOUNTER3), in_u / 2);
+    CHECK_EQ(csr_read(CSR_MHPMCOUNTER4), -(in_u / 2));
+    CHECK_EQ(csr_read(CSR_MHPMEVENT4) & CFG_OF, 0);
+    CHECK_EQ(cntrpmf_run_u(N_SHORT), CAUSE_ECALL_U);
+    CHECK(wait_overflow4());
+    CHECK_EQ(csr_read(CSR_MHPMCOUNTER4), in_u / 2);
+    CHECK_EQ(csr_read(CSR_MHPMEVENT4) & CFG_OF, CFG_OF);
+    CHECK_EQ(lcofip(), MIP_LCOFIP);
+    csr_write(CSR_MHPMEVENT4, 0);
+    clear_overflow(0);
+}
+
 /* minstret and mcycle wrap from 2^64 without an overflow interrupt. */
 static void check_fixed_wrap(void)
 {
@@ -273,6 +377,12 @@ int main(void)
     check_hpm_overflow(EV_INSTRET, "instructions");
     check_hpm_overflow(EV_CYCLES, "cycles");
     check_hpm_counting();
+    check_hpm_write_rule();
+    check_hpm_pair(EV_INSTRET, "instructions");
+    if (icount) {
+        check_hpm_pair(EV_CYCLES, "cycles");
+    }
+    check_hpm_pair_overflow();
     check_fixed_wrap();
 
     csr_write(CSR_MCOUNTINHIBIT, 0);

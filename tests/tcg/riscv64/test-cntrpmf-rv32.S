@@ -637,7 +637,7 @@ msg_noicount:
 msg_pass:
     .asciz  "PASS: "
 msg_checks:
-    .asciz  " checks\r\n"
+    .asciz  " checks, 0 failed, exit code 0\r\n"
 msg_fail:
     .asciz  "FAIL check "
 msg_failed:
