@@ -19,7 +19,12 @@
  * - the read part of a csrrw through sireg2 returns the old view;
  * - illegal-instruction for siselect = 0x41, for a counter not delegated
  *   in mcounteren, when menvcfg.CDE=0, for sireg3 (and sireg6), and for
- *   sireg4/sireg5 when XLEN=64.
+ *   sireg4/sireg5 when XLEN=64;
+ * - scountinhibit (Ssccfg) is mcountinhibit masked by mcounteren: an
+ *   S-mode write changes only the delegated bits ("bits of scountinhibit
+ *   for counters not delegated are read-only 0" and the M-mode bits are
+ *   not S-mode's to change), so minstret stays stopped when M-mode
+ *   inhibited it and did not delegate it.
  *
  * Run with -cpu rv64,smcntrpmf=on,smcdeleg=on,ssccfg=on,smcsrind=on,
  * sscsrind=on,sscofpmf=on[,h=on|off]; misa.H and whether mstateen0
@@ -236,6 +241,38 @@ static void check_view(const struct cfg_case *c)
     m_write_cfg(c->isel, 0);
 }
 
+#define CSR_SCOUNTINHIBIT   0x120
+
+static long s_write_scountinhibit(long val)
+{
+    csr_write(CSR_SCOUNTINHIBIT, val);
+    return csr_read(CSR_SCOUNTINHIBIT);
+}
+
+static void check_scountinhibit(void)
+{
+    unsigned long before;
+
+    rt_printf("scountinhibit writes only the delegated bits\n");
+    /* M-mode stops minstret and delegates only mcycle. */
+    csr_write(CSR_MCOUNTEREN, COUNTEREN_CY);
+    csr_write(CSR_MCOUNTINHIBIT, COUNTEREN_IR);
+    CHECK_EQ(rt_call_in_mode(RT_MODE_S, s_write_scountinhibit, 0), 0);
+    CHECK_EQ(csr_read(CSR_MCOUNTINHIBIT), COUNTEREN_IR);
+    before = csr_read(CSR_MINSTRET);
+    CHECK_EQ(csr_read(CSR_MINSTRET), before);
+
+    /* S-mode stops the delegated mcycle; IR is still M-mode's. */
+    CHECK_EQ(rt_call_in_mode(RT_MODE_S, s_write_scountinhibit, -1L),
+             COUNTEREN_CY);
+    CHECK_EQ(csr_read(CSR_MCOUNTINHIBIT), COUNTEREN_CY | COUNTEREN_IR);
+    CHECK_EQ(rt_call_in_mode(RT_MODE_S, s_write_scountinhibit, 0), 0);
+    CHECK_EQ(csr_read(CSR_MCOUNTINHIBIT), COUNTEREN_IR);
+
+    csr_write(CSR_MCOUNTINHIBIT, 0);
+    csr_write(CSR_MCOUNTEREN, COUNTEREN_CY | COUNTEREN_IR);
+}
+
 int main(void)
 {
     unsigned long misa = csr_read(CSR_MISA);
@@ -271,6 +308,8 @@ int main(void)
     CHECK_EQ(s_cause(ISEL_TIME, ACC_SIREG2_READ), CAUSE_INSN_ILLEGAL);
     CHECK_EQ(s_cause(ISEL_TIME, ACC_SIREG2_WRITE), CAUSE_INSN_ILLEGAL);
     csr_write(CSR_MCOUNTEREN, COUNTEREN_CY | COUNTEREN_IR);
+
+    check_scountinhibit();
 
     csr_clear(CSR_MENVCFG, MENVCFG_CDE);
     csr_write(CSR_MCOUNTEREN, 0);
