@@ -3,7 +3,8 @@
  *
  * QTest for the RISC-V Control Transfer Records CSRs (Smctr/Ssctr 1.0):
  * reset values of the control, status and depth registers and of the
- * entry registers, and WARL legalization of sctrdepth.DEPTH.
+ * entry registers, WARL legalization of sctrdepth.DEPTH, and explicit
+ * entry writes with XLEN 32.
  */
 
 #include "qemu/osdep.h"
@@ -130,6 +131,34 @@ static void test_reset_clears(void)
     qtest_quit(qts);
 }
 
+/*
+ * Explicit writes of ctrsource/ctrtarget when XLEN is 32: the entry
+ * registers are MXLEN bits and a write with XLEN < 64 holds only the low
+ * 32 bits (zero-extended; spec "ctrsource", "ctrtarget").  On an RV64
+ * hart QEMU's SXL and VSXL are fixed at 64, so the only explicit writes
+ * with XLEN 32 come from an RV32 hart; the value here is wider than the
+ * register, as a debugger (or a sign-extended RV32 register) passes it.
+ */
+static void test_xlen32_entry_write(void)
+{
+    QTestState *qts = qtest_init("-machine virt -bios none -accel tcg -S "
+                                 "-cpu rv32,smctr=on,ssctr=on");
+
+    csr_set(qts, CSR_SISELECT, 0x200);
+    csr_set(qts, CSR_SIREG, 0xfffffffffffffff1ULL);
+    csr_set(qts, CSR_SIREG2, 0xffffffff80002000ULL);
+    g_assert_cmphex(csr_get(qts, CSR_SIREG), ==, 0xfffffff1);
+    g_assert_cmphex(csr_get(qts, CSR_SIREG2), ==, 0x80002000);
+    qtest_quit(qts);
+
+    /* With XLEN 64 all 64 bits are written. */
+    qts = qtest_init(CTR_ARGS);
+    csr_set(qts, CSR_SISELECT, 0x200);
+    csr_set(qts, CSR_SIREG, 0xfffffffffffffff1ULL);
+    g_assert_cmphex(csr_get(qts, CSR_SIREG), ==, 0xfffffffffffffff1ULL);
+    qtest_quit(qts);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -138,6 +167,8 @@ int main(int argc, char **argv)
         qtest_add_func("/riscv/ctr/reset-values", test_reset_values);
         qtest_add_func("/riscv/ctr/sctrdepth-warl", test_sctrdepth_warl);
         qtest_add_func("/riscv/ctr/reset-clears", test_reset_clears);
+        qtest_add_func("/riscv/ctr/xlen32-entry-write",
+                       test_xlen32_entry_write);
     }
     return g_test_run();
 }
