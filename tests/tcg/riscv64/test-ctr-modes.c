@@ -46,8 +46,9 @@
  *   -device loader,addr=0x80fff000,data=0x4354524d000000FF,data-len=8
  * with FF bit 0 = H, bit 1 = Smstateen, bit 2 = Smrnmi, bit 3 =
  * Sscofpmf, so a missing extension fails instead of being skipped.
- * Delivering an LCOFI to VS-mode needs Ssaia's hvien (hideleg bit 13 is
- * read-only 0 without it); test-ctr-virt covers vsctrctl.LCOFIFRZ.
+ * QEMU keeps hideleg bit 13 read-only 0 (it has no Shlcofideleg), so
+ * the LCOFI-to-VS cases below do not run here; test-ctr-virt pends a
+ * virtual LCOFI through Ssaia's hvien/hvip and covers vsctrctl.LCOFIFRZ.
  */
 
 #include "rt.h"
@@ -941,7 +942,7 @@ static void test_freeze(void)
         return;
     }
     if (!has_vs_lcofi) {
-        /* hideleg bit 13 is read-only 0 without Ssaia: see the header. */
+        /* hideleg bit 13 is read-only 0: see the header. */
         return;
     }
     for (unsigned i = 0; i < sizeof(vs_lcofi) / sizeof(vs_lcofi[0]); i++) {
