@@ -19,6 +19,7 @@
  */
 
 #include "rt-csr.h"
+#include "rt-ctx.h"
 #include "test-cntrpmf-exits.h"
 
     .option norvc
@@ -51,22 +52,7 @@
     .globl  xr_run
 xr_run:
     lla     t6, xr_ctx
-    sd      ra, 0(t6)
-    sd      sp, 8(t6)
-    sd      gp, 16(t6)
-    sd      tp, 24(t6)
-    sd      s0, 32(t6)
-    sd      s1, 40(t6)
-    sd      s2, 48(t6)
-    sd      s3, 56(t6)
-    sd      s4, 64(t6)
-    sd      s5, 72(t6)
-    sd      s6, 80(t6)
-    sd      s7, 88(t6)
-    sd      s8, 96(t6)
-    sd      s9, 104(t6)
-    sd      s10, 112(t6)
-    sd      s11, 120(t6)
+    RT_SAVE_C_CONTEXT t6
     csrr    t0, CSR_MTVEC
     sd      t0, CTX_MTVEC(t6)
     csrr    t0, CSR_MSCRATCH
@@ -132,22 +118,7 @@ xr_mvec:
     csrw    CSR_MTVEC, t0
     ld      t0, CTX_MSCRATCH(t6)
     csrw    CSR_MSCRATCH, t0
-    ld      ra, 0(t6)
-    ld      sp, 8(t6)
-    ld      gp, 16(t6)
-    ld      tp, 24(t6)
-    ld      s0, 32(t6)
-    ld      s1, 40(t6)
-    ld      s2, 48(t6)
-    ld      s3, 56(t6)
-    ld      s4, 64(t6)
-    ld      s5, 72(t6)
-    ld      s6, 80(t6)
-    ld      s7, 88(t6)
-    ld      s8, 96(t6)
-    ld      s9, 104(t6)
-    ld      s10, 112(t6)
-    ld      s11, 120(t6)
+    RT_RESTORE_C_CONTEXT t6
     ret                             /* from xr_run() */
 
 /*

@@ -18,6 +18,7 @@
  */
 
 #include "rt-csr.h"
+#include "rt-ctx.h"
 
     .option norvc           /* 4-byte instructions: counts from labels */
     .option norelax         /* la stays auipc + addi */
@@ -59,22 +60,7 @@
     .globl  cpmf_run, cpmf_run_i0, cpmf_run_c0, cpmf_run_mret
 cpmf_run:
     la      t6, cpmf_ctx
-    sd      ra, 0(t6)
-    sd      sp, 8(t6)
-    sd      gp, 16(t6)
-    sd      tp, 24(t6)
-    sd      s0, 32(t6)
-    sd      s1, 40(t6)
-    sd      s2, 48(t6)
-    sd      s3, 56(t6)
-    sd      s4, 64(t6)
-    sd      s5, 72(t6)
-    sd      s6, 80(t6)
-    sd      s7, 88(t6)
-    sd      s8, 96(t6)
-    sd      s9, 104(t6)
-    sd      s10, 112(t6)
-    sd      s11, 120(t6)
+    RT_SAVE_C_CONTEXT t6
     csrr    t0, CSR_MTVEC
     sd      t0, CTX_MTVEC(t6)
     csrw    CSR_MTVEC, a1
@@ -115,22 +101,7 @@ cpmf_mend_c1:
     la      t6, cpmf_ctx
     ld      t0, CTX_MTVEC(t6)
     csrw    CSR_MTVEC, t0
-    ld      ra, 0(t6)
-    ld      sp, 8(t6)
-    ld      gp, 16(t6)
-    ld      tp, 24(t6)
-    ld      s0, 32(t6)
-    ld      s1, 40(t6)
-    ld      s2, 48(t6)
-    ld      s3, 56(t6)
-    ld      s4, 64(t6)
-    ld      s5, 72(t6)
-    ld      s6, 80(t6)
-    ld      s7, 88(t6)
-    ld      s8, 96(t6)
-    ld      s9, 104(t6)
-    ld      s10, 112(t6)
-    ld      s11, 120(t6)
+    RT_RESTORE_C_CONTEXT t6
     ret                             /* from cpmf_run() */
 
 /* Log a trap taken at M level: count, mcause, mepc. */

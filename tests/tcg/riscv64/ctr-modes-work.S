@@ -18,6 +18,7 @@
  */
 
 #include "rt-csr.h"
+#include "rt-ctx.h"
 
 #define CSR_MNEPC           0x741
 #define LOG_SHIFT           6       /* 64-byte struct ctr_log_entry */
@@ -34,22 +35,7 @@
     .globl  ctr_scen_enter, ctr_scen_mret, ctr_scen_mnret
 ctr_scen_enter:
     la      t6, ctr_scen_ctx
-    sd      ra, 0(t6)
-    sd      sp, 8(t6)
-    sd      gp, 16(t6)
-    sd      tp, 24(t6)
-    sd      s0, 32(t6)
-    sd      s1, 40(t6)
-    sd      s2, 48(t6)
-    sd      s3, 56(t6)
-    sd      s4, 64(t6)
-    sd      s5, 72(t6)
-    sd      s6, 80(t6)
-    sd      s7, 88(t6)
-    sd      s8, 96(t6)
-    sd      s9, 104(t6)
-    sd      s10, 112(t6)
-    sd      s11, 120(t6)
+    RT_SAVE_C_CONTEXT t6
     bnez    a3, 1f                  /* still unrecorded: mctrctl is 0 */
     csrw    CSR_MEPC, a0
     csrw    CSR_SCTRSTATUS, a2
@@ -107,22 +93,7 @@ ctr_mvec:
     FREEZE
     LOG     0, CSR_MCAUSE, CSR_MEPC, CSR_MTVAL, CSR_MSTATUS
     la      t6, ctr_scen_ctx
-    ld      ra, 0(t6)
-    ld      sp, 8(t6)
-    ld      gp, 16(t6)
-    ld      tp, 24(t6)
-    ld      s0, 32(t6)
-    ld      s1, 40(t6)
-    ld      s2, 48(t6)
-    ld      s3, 56(t6)
-    ld      s4, 64(t6)
-    ld      s5, 72(t6)
-    ld      s6, 80(t6)
-    ld      s7, 88(t6)
-    ld      s8, 96(t6)
-    ld      s9, 104(t6)
-    ld      s10, 112(t6)
-    ld      s11, 120(t6)
+    RT_RESTORE_C_CONTEXT t6
     ret                             /* from ctr_scen_enter() */
 
     .align  2

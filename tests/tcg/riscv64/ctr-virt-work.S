@@ -20,6 +20,7 @@
  */
 
 #include "rt-csr.h"
+#include "rt-ctx.h"
 
 #define SSTATUS_SIE_BIT     2           /* as a csrsi/csrci immediate */
 #define SSTATUS_SPIE        0x20
@@ -42,22 +43,7 @@
     .globl  vt_launch
 vt_launch:
     la      t6, vt_ctx
-    sd      ra, 0(t6)
-    sd      sp, 8(t6)
-    sd      gp, 16(t6)
-    sd      tp, 24(t6)
-    sd      s0, 32(t6)
-    sd      s1, 40(t6)
-    sd      s2, 48(t6)
-    sd      s3, 56(t6)
-    sd      s4, 64(t6)
-    sd      s5, 72(t6)
-    sd      s6, 80(t6)
-    sd      s7, 88(t6)
-    sd      s8, 96(t6)
-    sd      s9, 104(t6)
-    sd      s10, 112(t6)
-    sd      s11, 120(t6)
+    RT_SAVE_C_CONTEXT t6
     csrr    t0, CSR_MTVEC
     sd      t0, 128(t6)
     la      t0, vt_mvec
@@ -96,22 +82,7 @@ vt_mvec:
     la      t6, vt_ctx
     ld      t0, 128(t6)
     csrw    CSR_MTVEC, t0
-    ld      ra, 0(t6)
-    ld      sp, 8(t6)
-    ld      gp, 16(t6)
-    ld      tp, 24(t6)
-    ld      s0, 32(t6)
-    ld      s1, 40(t6)
-    ld      s2, 48(t6)
-    ld      s3, 56(t6)
-    ld      s4, 64(t6)
-    ld      s5, 72(t6)
-    ld      s6, 80(t6)
-    ld      s7, 88(t6)
-    ld      s8, 96(t6)
-    ld      s9, 104(t6)
-    ld      s10, 112(t6)
-    ld      s11, 120(t6)
+    RT_RESTORE_C_CONTEXT t6
     csrr    a0, CSR_MCAUSE
     ret
 
