@@ -169,6 +169,12 @@ RISCVException riscv_ctr_rmw_status(CPURISCVState *env, int csrno,
     return RISCV_EXCP_NONE;
 }
 
+/* TYPE encodings the transfer type table reserves. */
+static inline bool ctr_type_reserved(uint64_t type)
+{
+    return type == 6 || type == 7;
+}
+
 /* Write @new_val under @wr_mask, zero-extending when XLEN is 32. */
 static uint64_t ctr_rmw_value(CPURISCVState *env, uint64_t old,
                               uint64_t new_val, uint64_t wr_mask,
@@ -228,6 +234,18 @@ void riscv_ctr_rmw_entry(CPURISCVState *env, int csrno, target_ulong isel,
         *val = *reg;
     }
     if (wr_mask) {
-        *reg = ctr_rmw_value(env, *reg, new_val, wr_mask, field_mask);
+        uint64_t old = *reg;
+
+        *reg = ctr_rmw_value(env, old, new_val, wr_mask, field_mask);
+        /*
+         * ctrdata.TYPE is WARL over the encodings of the transfer type
+         * table: the reserved 6 and 7 are not stored, the field keeps
+         * its value.
+         */
+        if (reg == &env->ctr.data[idx] &&
+            ctr_type_reserved(*reg & CTRDATA_TYPE_MASK)) {
+            *reg = (*reg & ~(uint64_t)CTRDATA_TYPE_MASK) |
+                   (old & CTRDATA_TYPE_MASK);
+        }
     }
 }
