@@ -1,100 +1,156 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Time the CTR benchmark workload; print medians and ratios as markdown.
+"""Measure the cost of CTR and Smcntrpmf with paired runs.
 
-Configurations, each run --runs times in an interleaved order so that
-machine noise spreads over all of them:
-  no-ctr     CPU without smctr/ssctr
+Every configuration is measured against its baseline in pairs: the
+baseline runs, then the configuration right after it, and the ratio of
+their CPU times (user + system of the QEMU process) is taken per pair.
+The reported figure is the median of those ratios, with their minimum
+and maximum, so that a slow moment of a shared machine affects one pair
+and not the comparison.  Pairs of all configurations are interleaved.
+
+Configurations (the guest workload is bench-ctr.elf, all in M-mode):
+  no-ctr     CPU without smctr/ssctr (the baseline of each QEMU)
   inactive   smctr/ssctr on, CTR not enabled in the running mode
   recording  smctr/ssctr on, every transfer type recorded (M + NTBREN)
   rec-nocc   the same with ctr-cycles=off (this series only: QEMU 10.2.2
              has no cycle counting, so its "recording" compares to this)
   pmf        CPU without CTR with smcntrpmf=on: every mode counts, so this
              series' translated code counts instructions in every block
-for this series' QEMU and for unmodified QEMU 10.2.2.
+for this series' QEMU and for unmodified QEMU 10.2.2, plus two pairs
+across the binaries: this series' rec-nocc and recording against QEMU
+10.2.2's recording.  With --profile, perf record of this series'
+recording run prints where the time goes.
 """
 
 import argparse
+import os
+import shutil
 import statistics
 import subprocess
 import sys
-import time
+import tempfile
 
 CPU_PLAIN = 'rv64,smcsrind=on,sscsrind=on'
 CPU_CTR = CPU_PLAIN + ',smctr=on,ssctr=on'
 MODE_ADDR = '0x80f00000'
 
-CONFIGS = [
-    ('no-ctr', CPU_PLAIN, 0),
-    ('inactive', CPU_CTR, 0),
-    ('recording', CPU_CTR, 1),
-    ('rec-nocc', CPU_CTR + ',ctr-cycles=off', 1),
-    ('pmf', CPU_PLAIN + ',smcntrpmf=on', 0),
-]
+CONFIGS = {
+    'no-ctr': (CPU_PLAIN, 0),
+    'inactive': (CPU_CTR, 0),
+    'recording': (CPU_CTR, 1),
+    'rec-nocc': (CPU_CTR + ',ctr-cycles=off', 1),
+    'pmf': (CPU_PLAIN + ',smcntrpmf=on', 0),
+}
 OURS = 'this series'
 UPSTREAM = 'QEMU 10.2.2'
 
+# (label, (qemu, config) measured, (qemu, config) baseline)
+PAIRS = [
+    ('inactive / no CTR', (OURS, 'inactive'), (OURS, 'no-ctr')),
+    ('recording / no CTR', (OURS, 'recording'), (OURS, 'no-ctr')),
+    ('recording, ctr-cycles=off / no CTR', (OURS, 'rec-nocc'),
+     (OURS, 'no-ctr')),
+    ('smcntrpmf=on / no CTR', (OURS, 'pmf'), (OURS, 'no-ctr')),
+    ('QEMU 10.2.2: inactive / no CTR', (UPSTREAM, 'inactive'),
+     (UPSTREAM, 'no-ctr')),
+    ('QEMU 10.2.2: recording / no CTR', (UPSTREAM, 'recording'),
+     (UPSTREAM, 'no-ctr')),
+    ('QEMU 10.2.2: smcntrpmf=on / no CTR', (UPSTREAM, 'pmf'),
+     (UPSTREAM, 'no-ctr')),
+    ('recording, ctr-cycles=off / QEMU 10.2.2 recording',
+     (OURS, 'rec-nocc'), (UPSTREAM, 'recording')),
+    ('recording / QEMU 10.2.2 recording', (OURS, 'recording'),
+     (UPSTREAM, 'recording')),
+]
 
-def configs(qname):
-    return [c for c in CONFIGS if qname == OURS or c[0] != 'rec-nocc']
+
+def command(qemu, elf, config):
+    cpu, mode = CONFIGS[config]
+    return [qemu, '-M', 'virt', '-bios', 'none', '-display', 'none',
+            '-monitor', 'none', '-serial', 'stdio', '-no-reboot',
+            '-cpu', cpu, '-kernel', elf,
+            '-device', f'loader,addr={MODE_ADDR},data={mode},data-len=4']
 
 
-def run_once(qemu, elf, cpu, mode):
-    cmd = [qemu, '-M', 'virt', '-bios', 'none', '-display', 'none',
-           '-monitor', 'none', '-serial', 'stdio', '-no-reboot',
-           '-cpu', cpu, '-kernel', elf,
-           '-device', f'loader,addr={MODE_ADDR},data={mode},data-len=4']
-    start = time.monotonic()
-    res = subprocess.run(cmd, stdout=subprocess.PIPE,
-                         stderr=subprocess.STDOUT, text=True, check=False)
-    elapsed = time.monotonic() - start
-    if res.returncode != 0 or 'PASS' not in res.stdout:
-        sys.exit(f'bench-ctr: run failed ({" ".join(cmd)}):\n{res.stdout}')
-    return elapsed
+def run_once(qemu, elf, config):
+    """CPU time (user + system) of one run, checked for the PASS line."""
+    cmd = command(qemu, elf, config)
+    with tempfile.TemporaryFile() as out:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        text = out.read().decode('utf-8', 'replace')
+    if proc.returncode != 0 or 'PASS' not in text:
+        sys.exit(f'bench-ctr: run failed ({" ".join(cmd)}):\n{text}')
+    return usage.ru_utime + usage.ru_stime
+
+
+def profile(qemu, elf):
+    """Top symbols of a perf record of this series' recording run."""
+    if not shutil.which('perf'):
+        print('\n(no perf: profile skipped; apt-get install linux-perf)')
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        data = os.path.join(tmp, 'perf.data')
+        rec = subprocess.run(['perf', 'record', '-q', '-o', data, '--'] +
+                             command(qemu, elf, 'recording'),
+                             stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, text=True, check=False)
+        if rec.returncode != 0:
+            print(f'\n(perf record failed: {rec.stderr.strip()})')
+            return
+        rep = subprocess.run(['perf', 'report', '-i', data, '--stdio',
+                              '--no-children', '--sort', 'symbol',
+                              '--percent-limit', '2'],
+                             capture_output=True, text=True, check=False)
+    lines = [ln for ln in rep.stdout.splitlines()
+             if ln.strip() and not ln.startswith('#')]
+    print('\nWhere the time goes, this series, recording all '
+          '(perf, symbols >= 2 %):\n')
+    print('```')
+    print('\n'.join(lines[:15]))
+    print('```')
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument('--runs', type=int, default=7)
+    ap.add_argument('--runs', type=int, default=7,
+                    help='pairs per comparison (at least 5)')
     ap.add_argument('--ours', required=True)
     ap.add_argument('--upstream', required=True)
     ap.add_argument('--elf', required=True)
+    ap.add_argument('--profile', action='store_true')
     args = ap.parse_args()
     if args.runs < 5:
         ap.error('--runs must be at least 5')
 
-    qemus = [(OURS, args.ours), (UPSTREAM, args.upstream)]
-    times = {(q, c[0]): [] for q, _ in qemus for c in configs(q)}
+    qemus = {OURS: args.ours, UPSTREAM: args.upstream}
+    ratios = {label: [] for label, _, _ in PAIRS}
+    times = {}
     for _ in range(args.runs):
-        for qname, qemu in qemus:
-            for cname, cpu, mode in configs(qname):
-                times[(qname, cname)].append(
-                    run_once(qemu, args.elf, cpu, mode))
+        for label, (mq, mc), (bq, bc) in PAIRS:
+            base = run_once(qemus[bq], args.elf, bc)
+            meas = run_once(qemus[mq], args.elf, mc)
+            ratios[label].append(meas / base)
+            times.setdefault((bq, bc), []).append(base)
+            times.setdefault((mq, mc), []).append(meas)
 
-    med = {k: statistics.median(v) for k, v in times.items()}
-    print(f'CTR benchmark: median wall time of {args.runs} runs each '
-          f'(bench-ctr.elf)\n')
-    print('| QEMU | no CTR (s) | CTR inactive (s) | recording all (s) '
-          '| recording, no cycle count (s) | inactive / no CTR '
-          '| recording / inactive |')
-    print('|---|---|---|---|---|---|---|')
-    for qname, _ in qemus:
-        n, i, r = (med[(qname, c)] for c in ('no-ctr', 'inactive',
-                                             'recording'))
-        nocc = med.get((qname, 'rec-nocc'))
-        nocc_s = f'{nocc:.3f}' if nocc else f'{r:.3f} (has none)'
-        print(f'| {qname} | {n:.3f} | {i:.3f} | {r:.3f} | {nocc_s} '
-              f'| {i / n:.3f} | {r / i:.3f} |')
-    ours = med[(OURS, 'rec-nocc')]
-    up = med[(UPSTREAM, 'recording')]
-    print(f'\nrecording without cycle counting, this series / QEMU 10.2.2: '
-          f'{ours / up:.3f}')
-    print(f'recording with cycle counting, this series / QEMU 10.2.2 '
-          f'(which has none): {med[(OURS, "recording")] / up:.3f}')
-    print('\nSmcntrpmf (same workload, no CTR), smcntrpmf=on / off:')
-    for qname, _ in qemus:
-        off, on = med[(qname, 'no-ctr')], med[(qname, 'pmf')]
-        print(f'- {qname}: {off:.3f} s -> {on:.3f} s: {on / off:.3f}')
+    print(f'CTR benchmark: {args.runs} paired runs per comparison, CPU '
+          f'time of the QEMU process (bench-ctr.elf)\n')
+    print('| comparison | median ratio | min | max |')
+    print('|---|---|---|---|')
+    for label, _, _ in PAIRS:
+        r = ratios[label]
+        print(f'| {label} | {statistics.median(r):.3f} | {min(r):.3f} '
+              f'| {max(r):.3f} |')
+    print('\n| QEMU | configuration | median CPU time (s) | runs |')
+    print('|---|---|---|---|')
+    for (q, c), t in sorted(times.items()):
+        print(f'| {q} | {c} | {statistics.median(t):.3f} | {len(t)} |')
+    if args.profile:
+        profile(args.ours, args.elf)
 
 
 if __name__ == '__main__':
