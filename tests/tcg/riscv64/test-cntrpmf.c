@@ -159,22 +159,6 @@ static uint64_t pt_root[512] __attribute__((aligned(4096)));
 static uint8_t locked_page[4096] __attribute__((aligned(4096)));
 static unsigned long fix_dummy;
 
-static unsigned long mode_inh(int mode)
-{
-    switch (mode) {
-    case RT_MODE_M:
-        return CFG_MINH;
-    case RT_MODE_S:
-        return CFG_SINH;
-    case RT_MODE_U:
-        return CFG_UINH;
-    case RT_MODE_VS:
-        return CFG_VSINH;
-    default:
-        return CFG_VUINH;
-    }
-}
-
 static int level_mode(int level)
 {
     switch (level) {
@@ -236,10 +220,10 @@ static void simulate(const struct plan *p, const struct params *pa,
 
         switch (e->kind) {
         case EV_RUN:
-            if (!(inh & INH_IR) && !(icfg & mode_inh(e->mode))) {
+            if (!(inh & INH_IR) && !(icfg & rt_cfg_inh(e->mode))) {
                 *vi += e->ni;
             }
-            if (!(inh & INH_CY) && !(ccfg & mode_inh(e->mode))) {
+            if (!(inh & INH_CY) && !(ccfg & rt_cfg_inh(e->mode))) {
                 *vc += e->nc;
             }
             break;
@@ -265,7 +249,7 @@ static void simulate(const struct plan *p, const struct params *pa,
 static bool counts(unsigned long cfg, unsigned long inh, unsigned long bit,
                    int mode)
 {
-    return !(inh & bit) && !(cfg & impl & mode_inh(mode));
+    return !(inh & bit) && !(cfg & impl & rt_cfg_inh(mode));
 }
 
 static void describe(const struct scen *s, const struct params *pa)

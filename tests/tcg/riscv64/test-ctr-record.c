@@ -78,23 +78,6 @@ static unsigned cce_bits;
 static bool has_sscofpmf, has_zcmp, has_zcmt, has_stateen;
 static bool zcmt_below_m;       /* jvt usable in S/U (stateen JVT bits) */
 
-/* mctrctl filter bit of each ctrdata.TYPE (NTBREN is an enable). */
-static const uint64_t type_filter[16] = {
-    [CTR_TYPE_EXCEPTION] = CTRCTL_EXCINH,
-    [CTR_TYPE_INTERRUPT] = CTRCTL_INTRINH,
-    [CTR_TYPE_TRAP_RETURN] = CTRCTL_TRETINH,
-    [CTR_TYPE_NT_BRANCH] = CTRCTL_NTBREN,
-    [CTR_TYPE_TK_BRANCH] = CTRCTL_TKBRINH,
-    [CTR_TYPE_INDCALL] = CTRCTL_INDCALLINH,
-    [CTR_TYPE_DIRCALL] = CTRCTL_DIRCALLINH,
-    [CTR_TYPE_INDJUMP] = CTRCTL_INDJMPINH,
-    [CTR_TYPE_DIRJUMP] = CTRCTL_DIRJMPINH,
-    [CTR_TYPE_CORSWAP] = CTRCTL_CORSWAPINH,
-    [CTR_TYPE_RETURN] = CTRCTL_RETINH,
-    [CTR_TYPE_INDLJUMP] = CTRCTL_INDLJMPINH,
-    [CTR_TYPE_DIRLJUMP] = CTRCTL_DIRLJMPINH,
-};
-
 static const struct {
     const char *name;
     uint64_t bit;
@@ -446,7 +429,7 @@ static bool type_recorded(unsigned long type, uint64_t ctl)
     if (type == CTR_TYPE_NT_BRANCH) {
         return ctl & CTRCTL_NTBREN;
     }
-    return !(ctl & type_filter[type]);
+    return !(ctl & ctr_type_filter_bit(type));
 }
 
 static unsigned long expected_trap_cause(const struct ctr_case *c)

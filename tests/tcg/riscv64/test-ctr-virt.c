@@ -238,28 +238,6 @@ struct xfer {
     bool src_vs, tgt_vs;
 };
 
-/* The filter bit of each type: bits 47:32 are indexed by TYPE. */
-static uint64_t filter_bit(unsigned type)
-{
-    static const uint64_t bits[16] = {
-        [CTR_TYPE_EXCEPTION] = CTRCTL_EXCINH,
-        [CTR_TYPE_INTERRUPT] = CTRCTL_INTRINH,
-        [CTR_TYPE_TRAP_RETURN] = CTRCTL_TRETINH,
-        [CTR_TYPE_NT_BRANCH] = CTRCTL_NTBREN,
-        [CTR_TYPE_TK_BRANCH] = CTRCTL_TKBRINH,
-        [CTR_TYPE_INDCALL] = CTRCTL_INDCALLINH,
-        [CTR_TYPE_DIRCALL] = CTRCTL_DIRCALLINH,
-        [CTR_TYPE_INDJUMP] = CTRCTL_INDJMPINH,
-        [CTR_TYPE_DIRJUMP] = CTRCTL_DIRJMPINH,
-        [CTR_TYPE_CORSWAP] = CTRCTL_CORSWAPINH,
-        [CTR_TYPE_RETURN] = CTRCTL_RETINH,
-        [CTR_TYPE_INDLJUMP] = CTRCTL_INDLJMPINH,
-        [CTR_TYPE_DIRLJUMP] = CTRCTL_DIRLJMPINH,
-    };
-
-    return bits[type];
-}
-
 /*
  * "Transfer Type Filtering": a type is not recorded when its xINH bit
  * is set; not-taken branches only with NTBREN ("Non-default operations
@@ -270,7 +248,7 @@ static bool inhibited(uint64_t vsctl, unsigned type)
     if (type == CTR_TYPE_NT_BRANCH) {
         return !(vsctl & CTRCTL_NTBREN);
     }
-    return vsctl & filter_bit(type);
+    return vsctl & ctr_type_filter_bit(type);
 }
 
 /* "S: Enable transfer recording in VS-mode.  U: ... in VU-mode." */

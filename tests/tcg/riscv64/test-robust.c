@@ -380,22 +380,6 @@ static bool depth_legal(unsigned long v)
     return v <= 7 && (depth_ok & (1u << v));
 }
 
-static unsigned long inh_bit(int mode)
-{
-    switch (mode) {
-    case RT_MODE_M:
-        return CFG_MINH;
-    case RT_MODE_S:
-        return CFG_SINH;
-    case RT_MODE_U:
-        return CFG_UINH;
-    case RT_MODE_VS:
-        return CFG_VSINH;
-    default:
-        return CFG_VUINH;
-    }
-}
-
 static bool sv39_canonical(unsigned long v)
 {
     long hi = (long)v >> 38;
@@ -1424,15 +1408,15 @@ static void exec_one(void)
     icfg = rnd() & cfg_w;
     ccfg = rnd() & cfg_w;
     if (!rnd_below(4)) {
-        icfg |= CFG_MINH | inh_bit(mode);
+        icfg |= CFG_MINH | rt_cfg_inh(mode);
     }
     if (!rnd_below(4)) {
-        ccfg |= CFG_MINH | inh_bit(mode);
+        ccfg |= CFG_MINH | rt_cfg_inh(mode);
     }
     csr_write(CSR_MINSTRETCFG, icfg);
     csr_write(CSR_MCYCLECFG, ccfg);
-    i_all = (icfg & CFG_MINH) && (icfg & inh_bit(mode));
-    c_all = (ccfg & CFG_MINH) && (ccfg & inh_bit(mode));
+    i_all = (icfg & CFG_MINH) && (icfg & rt_cfg_inh(mode));
+    c_all = (ccfg & CFG_MINH) && (ccfg & rt_cfg_inh(mode));
 
     /* M, S, U enabled, no type inhibited, not-taken branches on. */
     rasemu = !rnd_below(4) && (ctl_w_m & CTRCTL_RASEMU);

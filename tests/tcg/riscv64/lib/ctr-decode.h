@@ -42,6 +42,19 @@
 #define CTRCTL_INDLJMPINH       (1ULL << 46)
 #define CTRCTL_DIRLJMPINH       (1ULL << 47)
 
+/*
+ * The xctrctl bit that filters ctrdata.TYPE @type: bit 32 + TYPE (an
+ * inhibit bit, or the NTBREN enable of not-taken branches); 0 for TYPE 0
+ * and the reserved 6 and 7, which have none.
+ */
+static inline uint64_t ctr_type_filter_bit(unsigned type)
+{
+    if (type == 0 || type == 6 || type == 7 || type > 15) {
+        return 0;
+    }
+    return 1ULL << (32 + type);
+}
+
 /* sctrstatus */
 #define SCTRSTATUS_WRPTR_MASK   0xffULL
 #define SCTRSTATUS_FROZEN       (1ULL << 31)

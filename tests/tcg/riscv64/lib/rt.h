@@ -117,6 +117,23 @@ bool rt_check_eq(const char *file, int line, const char *actual_expr,
                  const char *expected_expr, uint64_t actual,
                  uint64_t expected);
 
+/* The xINH bit of @mode in mcyclecfg, minstretcfg and mhpmevent. */
+static inline unsigned long rt_cfg_inh(int mode)
+{
+    switch (mode) {
+    case RT_MODE_M:
+        return CFG_MINH;
+    case RT_MODE_S:
+        return CFG_SINH;
+    case RT_MODE_U:
+        return CFG_UINH;
+    case RT_MODE_VS:
+        return CFG_VSINH;
+    default:
+        return CFG_VUINH;
+    }
+}
+
 /* Number of failed checks so far. */
 unsigned rt_failures(void);
 
