@@ -4,12 +4,19 @@
 
 Usage: test-ctr-gating.py QEMU BENCH_ELF CPU
 Runs the benchmark workload with "-d op" (the TCG ops of every block as
-it is translated) and counts the calls of the CTR helper:
-  - CTR present but never enabled: no call at all (QEMU 10.2.2 emitted
-    one per branch and jump);
-  - every type recorded (mode word 1): calls, including not-taken
-    branches (type 4);
-  - recording without NTBREN (mode word 2): calls, none of type 4.
+it is translated) and looks at what the control-flow event pipeline
+emitted.  A transfer appended to the pipeline's buffer is an inline
+store of its info word (kind 1 in bits 15:8, ctrdata.TYPE in 7:0)
+followed by the call of the drain helper taken when the buffer is full;
+a block counting retired instructions starts with the patched addition
+"add_i32 tmp,$0x0,$N".
+  - CTR present but never enabled: no transfer, no counting, no helper
+    (QEMU 10.2.2 emitted a helper call per branch and jump);
+  - every type recorded (mode word 1): transfers including not-taken
+    branches (type 4), and blocks count instructions (cycle counting);
+  - recording without NTBREN (mode word 2): transfers, none of type 4;
+  - every type with ctr-cycles=off: transfers, and no block counts
+    instructions (nothing needs them).
 """
 
 import os
@@ -18,10 +25,12 @@ import subprocess
 import sys
 import tempfile
 
-CALL = re.compile(r'call ctr_transfer,.*,\$(0x[0-9a-f]+)\s*$')
+INFO = re.compile(r'^ st_i64 \$0x(1[0-9a-f]{2}),')
+COUNT = re.compile(r'^ add_i32 \w+,\$0x0,\$0x[0-9a-f]+$')
 
 
-def helper_types(qemu, elf, cpu, mode):
+def emitted(qemu, elf, cpu, mode):
+    """Return (transfer types appended, blocks counting instructions)."""
     with tempfile.TemporaryDirectory() as tmp:
         log = os.path.join(tmp, 'op.log')
         res = subprocess.run([qemu, '-M', 'virt', '-bios', 'none',
@@ -34,36 +43,51 @@ def helper_types(qemu, elf, cpu, mode):
         if res.returncode != 0:
             sys.exit(f'guest failed in mode {mode} (exit {res.returncode})')
         types = []
+        counting = 0
+        info = None
         with open(log, encoding='utf-8', errors='replace') as f:
             for line in f:
-                if 'call ctr_add_entry' in line:
-                    # QEMU 10.2.2's helper: a call per branch and jump.
-                    types.append(-1)
-                elif 'ctr_transfer' in line:
-                    m = CALL.search(line)
-                    if not m:
-                        sys.exit('unexpected helper call syntax: ' + line)
-                    types.append(int(m.group(1), 16))
-        return types
+                if 'ctr_transfer' in line or 'ctr_add_entry' in line:
+                    sys.exit('per-transfer helper call: ' + line)
+                if COUNT.match(line):
+                    counting += 1
+                m = INFO.match(line)
+                if m:
+                    info = int(m.group(1), 16)
+                elif 'call cf_drain' in line:
+                    if info is None:
+                        sys.exit('drain call without an appended event')
+                    types.append(info & 0xff)
+                    info = None
+                elif line.startswith('OP:') and info is not None:
+                    sys.exit('appended event without the drain check')
+        return types, counting
 
 
 def main():
     qemu, elf, cpu = sys.argv[1:4]
     failed = False
 
-    inactive = helper_types(qemu, elf, cpu, 0)
-    print(f'inactive: {len(inactive)} helper calls translated')
-    failed |= len(inactive) != 0
+    types, counting = emitted(qemu, elf, cpu, 0)
+    print(f'inactive: {len(types)} transfers appended, '
+          f'{counting} blocks counting')
+    failed |= len(types) != 0 or counting != 0
 
-    every = helper_types(qemu, elf, cpu, 1)
+    every, counting = emitted(qemu, elf, cpu, 1)
     nt = every.count(4)
-    print(f'recording with NTBREN: {len(every)} calls, {nt} not-taken')
-    failed |= nt == 0 or len(every) == nt
+    print(f'recording with NTBREN: {len(every)} transfers, {nt} not-taken, '
+          f'{counting} blocks counting')
+    failed |= nt == 0 or len(every) == nt or counting == 0
 
-    no_nt = helper_types(qemu, elf, cpu, 2)
-    print(f'recording without NTBREN: {len(no_nt)} calls, '
+    no_nt, counting = emitted(qemu, elf, cpu, 2)
+    print(f'recording without NTBREN: {len(no_nt)} transfers, '
           f'{no_nt.count(4)} not-taken')
     failed |= len(no_nt) == 0 or no_nt.count(4) != 0
+
+    nocyc, counting = emitted(qemu, elf, cpu + ',ctr-cycles=off', 1)
+    print(f'recording with ctr-cycles=off: {len(nocyc)} transfers, '
+          f'{counting} blocks counting')
+    failed |= len(nocyc) == 0 or counting != 0
 
     sys.exit(1 if failed else 0)
 

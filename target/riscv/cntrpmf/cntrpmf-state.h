@@ -37,8 +37,6 @@ typedef struct RISCVCntrpmfState {
     uint64_t events[RISCV_CNTRPMF_NR_SOURCES][RISCV_CNTRPMF_NR_MODES];
     /* source reading at the last mode change */
     uint64_t snap[RISCV_CNTRPMF_NR_SOURCES];
-    /* instructions retired in the modes of instret_modes (with Smcntrpmf) */
-    uint64_t insns;
     /* modes in which translated code must count instructions (cache) */
     uint32_t instret_modes;
 } RISCVCntrpmfState;

@@ -10,9 +10,9 @@
 #include "qemu/timer.h"
 #include "cpu.h"
 #include "exec/icount.h"
-#include "tcg/insn-start-words.h"
 #include "migration/vmstate.h"
 #include "pmu.h"
+#include "cflow/cflow.h"
 #include "cntrpmf/cntrpmf.h"
 
 /* mcountinhibit bit of mcycle and minstret */
@@ -34,7 +34,7 @@ static uint64_t cntrpmf_source(CPURISCVState *env, RISCVCntrpmfSource src)
         return riscv_cntrpmf_cycle_clock();
     }
     if (riscv_cpu_cfg(env)->ext_smcntrpmf) {
-        return env->cntrpmf.insns;
+        return env->cf.insns;
     }
     /* QEMU's instret without Smcntrpmf */
     return icount_enabled() ? icount_get_raw() : cpu_get_host_ticks();
@@ -164,6 +164,25 @@ void riscv_cntrpmf_update(CPURISCVState *env)
         }
     }
     s->instret_modes = modes;
+    riscv_cf_update_needs(env);
+}
+
+/* Pipeline: count instructions in the modes some instret counter counts. */
+static uint32_t cntrpmf_needs(CPURISCVState *env, void *opaque)
+{
+    return env->cntrpmf.instret_modes & BIT(cntrpmf_cur_mode(env)) ?
+           RISCV_CF_NEED_INSNS : 0;
+}
+
+static const RISCVCFConsumerOps cntrpmf_consumer = {
+    .needs = cntrpmf_needs,
+};
+
+void riscv_cntrpmf_realize(RISCVCPU *cpu)
+{
+    if (cpu->cfg.ext_smcntrpmf) {
+        riscv_cf_register(&cpu->env, &cntrpmf_consumer, NULL);
+    }
 }
 
 void riscv_cntrpmf_reset(CPURISCVState *env)
@@ -215,18 +234,6 @@ void riscv_cntrpmf_mcountinhibit_changed(CPURISCVState *env,
         }
     }
     riscv_cntrpmf_update(env);
-}
-
-void riscv_cntrpmf_insn_trapped(CPURISCVState *env, uintptr_t ra)
-{
-#ifdef CONFIG_TCG
-    uint64_t data[INSN_START_WORDS];
-
-    if (riscv_cntrpmf_tb_instret(env) &&
-        cpu_unwind_state_data(env_cpu(env), ra, data)) {
-        riscv_cntrpmf_unwind(env, data[2]);
-    }
-#endif
 }
 
 /* The RV32 half or the RV64 whole of @v a register access sees. */
@@ -376,7 +383,7 @@ const VMStateDescription vmstate_riscv_cntrpmf = {
         VMSTATE_UINT64_2DARRAY(env.cntrpmf.events, RISCVCPU,
                                RISCV_CNTRPMF_NR_SOURCES,
                                RISCV_CNTRPMF_NR_MODES),
-        VMSTATE_UINT64(env.cntrpmf.insns, RISCVCPU),
+        VMSTATE_UINT64(env.cf.insns, RISCVCPU),
         VMSTATE_END_OF_LIST()
     }
 };

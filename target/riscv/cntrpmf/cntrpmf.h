@@ -8,33 +8,21 @@
  * since then, so changing a filter never rewrites past counts.
  *
  * With Smcntrpmf, retired instructions are counted by translated code:
- * a block running in a mode of instret_modes adds its length to
- * env->cntrpmf.insns when it starts, and the unwind data of each of its
- * instructions says how many instructions there are from that one to the
- * end of the block.  Wherever the block stops early, the instructions
- * that did not retire are taken back from that number:
- * riscv_cntrpmf_unwind() when an exception unwinds the block (a faulting
- * access, a helper raising with its return address, an I/O recompile),
- * riscv_cntrpmf_insn_trapped() when a helper raises an exception without
- * unwinding (ecall, ebreak, illegal instruction, Zicfilp and Zicfiss
- * checks).  An instruction that always leaves the CPU loop without an
- * exception (wfi) ends its block.
+ * Smcntrpmf is a consumer of the hart's control-flow event pipeline
+ * (cflow/cflow.h) and needs RISCV_CF_NEED_INSNS in the modes of
+ * instret_modes, so that env->cf.insns counts every instruction retired
+ * in them.  The pipeline keeps that count exact wherever a block stops
+ * early: riscv_cf_unwind() when an exception unwinds the block (a
+ * faulting access, a helper raising with its return address, an I/O
+ * recompile), riscv_cf_insn_trapped() when a helper raises an exception
+ * without unwinding (ecall, ebreak, illegal instruction, Zicfilp and
+ * Zicfiss checks).  An instruction that always leaves the CPU loop
+ * without an exception (wfi) ends its block.
  */
 #ifndef RISCV_CNTRPMF_H
 #define RISCV_CNTRPMF_H
 
 #include "cpu.h"
-
-/* TranslationBlock.cs_base bit: the block counts retired instructions. */
-#define RISCV_CNTRPMF_TB_INSTRET        (1ULL << 48)
-
-/*
- * The third insn_start word carries, above the unwind flags (RISCV_UW2_*),
- * the number of instructions from this one to the end of its block when
- * the block counts retired instructions (0 otherwise).
- */
-#define RISCV_CNTRPMF_UW2_LEFT_SHIFT    4
-#define RISCV_CNTRPMF_UW2_FLAGS         MAKE_64BIT_MASK(0, 4)
 
 /* The xINH bit of @mode in a configuration register. */
 #define RISCV_CNTRPMF_INH(mode)         BIT_ULL(62 - (mode))
@@ -52,20 +40,6 @@ static inline RISCVCntrpmfMode riscv_cntrpmf_mode(target_ulong priv,
     return priv == PRV_S ? RISCV_CNTRPMF_S : RISCV_CNTRPMF_U;
 }
 
-/**
- * riscv_cntrpmf_tb_instret: whether translated code counts instructions
- * @env: CPU state
- *
- * Returns: true if some instret counter counts in the current mode
- * (only with Smcntrpmf).  Everything it depends on either changes the
- * mode or is a CSR write, which ends the translation block.
- */
-static inline bool riscv_cntrpmf_tb_instret(CPURISCVState *env)
-{
-    return env->cntrpmf.instret_modes &
-           BIT(riscv_cntrpmf_mode(env->priv, env->virt_enabled));
-}
-
 #ifndef CONFIG_USER_ONLY
 /*
  * The clock mcycle counts (and CTR's cycle counter): QEMU's virtual
@@ -73,6 +47,9 @@ static inline bool riscv_cntrpmf_tb_instret(CPURISCVState *env)
  * host's cycle counter otherwise.
  */
 uint64_t riscv_cntrpmf_cycle_clock(void);
+
+/* Connect Smcntrpmf to the hart's event pipeline. */
+void riscv_cntrpmf_realize(RISCVCPU *cpu);
 
 /* Clear filters and counts; called on CPU reset. */
 void riscv_cntrpmf_reset(CPURISCVState *env);
@@ -102,30 +79,6 @@ void riscv_cntrpmf_update(CPURISCVState *env);
  */
 void riscv_cntrpmf_mcountinhibit_changed(CPURISCVState *env,
                                          target_ulong old);
-
-/**
- * riscv_cntrpmf_unwind: a translation block stops at an instruction
- * @env: CPU state
- * @uw2: the third insn_start word of that instruction
- *
- * Takes back the instructions of the block from that instruction on:
- * they were counted when the block started but do not retire.
- */
-static inline void riscv_cntrpmf_unwind(CPURISCVState *env, uint64_t uw2)
-{
-    env->cntrpmf.insns -= uw2 >> RISCV_CNTRPMF_UW2_LEFT_SHIFT;
-}
-
-/**
- * riscv_cntrpmf_insn_trapped: a helper raises a synchronous exception
- * without unwinding the block
- * @env: CPU state
- * @ra: the helper's return address into translated code (GETPC())
- *
- * The raising instruction does not retire, nor do those after it in its
- * block: riscv_cntrpmf_unwind() for the instruction at @ra.
- */
-void riscv_cntrpmf_insn_trapped(CPURISCVState *env, uintptr_t ra);
 
 /**
  * riscv_cntrpmf_events: filtered event count

@@ -11,6 +11,7 @@
 
 #include "qemu/osdep.h"
 #include "cpu.h"
+#include "cflow/cflow.h"
 #include "ctr/ctr.h"
 
 /* The filter bits, xctrctl[47:33] without the reserved bits 38 and 39. */
@@ -126,6 +127,8 @@ RISCVException riscv_ctr_write_ctl(CPURISCVState *env, int csrno,
     uint64_t mask;
     uint64_t *ctl = ctr_ctl_reg(env, csrno, &mask);
 
+    /* Transfers before the write are recorded under the old controls. */
+    riscv_cf_sync(env);
     if (env->xl == MXL_RV32) {
         mask = (uint32_t)mask;
     }
@@ -144,6 +147,7 @@ RISCVException riscv_ctr_rmw_depth(CPURISCVState *env, int csrno,
         *ret_val = env->ctr.sctrdepth;
     }
     if (wr_mask & SCTRDEPTH_MASK) {
+        riscv_cf_sync(env);
         riscv_ctr_set_depth(env, (env->ctr.sctrdepth & ~wr_mask) |
                                  (new_val & wr_mask));
     }
@@ -158,6 +162,8 @@ RISCVException riscv_ctr_rmw_status(CPURISCVState *env, int csrno,
     uint32_t depth = riscv_ctr_depth(env);
     uint32_t mask = wr_mask & (SCTRSTATUS_FROZEN | (depth - 1));
 
+    /* WRPTR and FROZEN as of the last executed transfer. */
+    riscv_cf_sync(env);
     if (ret_val) {
         *ret_val = env->ctr.sctrstatus;
     }
@@ -193,12 +199,15 @@ void riscv_ctr_rmw_entry(CPURISCVState *env, int csrno, target_ulong isel,
                          target_ulong *val, target_ulong new_val,
                          target_ulong wr_mask)
 {
-    uint32_t depth = riscv_ctr_depth(env);
-    uint32_t entry = isel - CTR_ENTRIES_FIRST;
-    uint32_t wrptr = get_field(env->ctr.sctrstatus, SCTRSTATUS_WRPTR_MASK);
-    uint32_t idx = (wrptr - entry - 1) & (depth - 1);
+    uint32_t depth, entry, wrptr, idx;
     uint64_t *reg;
     uint64_t field_mask;
+
+    riscv_cf_sync(env);
+    depth = riscv_ctr_depth(env);
+    entry = isel - CTR_ENTRIES_FIRST;
+    wrptr = get_field(env->ctr.sctrstatus, SCTRSTATUS_WRPTR_MASK);
+    idx = (wrptr - entry - 1) & (depth - 1);
 
     switch (csrno) {
     case CSR_SIREG:

@@ -29,6 +29,12 @@ typedef struct RISCVCTRState {
      */
     uint64_t cc_count;
     uint64_t cc_start;
+    /*
+     * Drain anchor: the clock and the pipeline's instruction count at the
+     * last drain while cc_active (not migrated: set again after loading).
+     */
+    uint64_t an_time;
+    uint64_t an_insns;
     bool cc_active;
     bool cc_invalid;
 
@@ -38,7 +44,7 @@ typedef struct RISCVCTRState {
     /* mip.LCOFIP was raised by a counter overflow, not by software. */
     bool lcofi_overflow;
 
-    /* riscv_ctr_tb_types(), recomputed whenever its inputs change. */
+    /* Transfer types recorded in the current mode (ctr_compute_tb_types). */
     uint32_t tb_types;
 } RISCVCTRState;
 

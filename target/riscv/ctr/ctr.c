@@ -7,11 +7,26 @@
  * sees it through siselect 0x200 + X, is physical (WRPTR - X - 1) mod
  * depth.
  *
- * Transfers inside one mode come from translated code, which only calls
- * in for the types riscv_ctr_tb_types() allowed when the block was
- * translated; traps and trap returns come from the C paths that change
- * the mode, before the change, so that both the source and the target
- * mode are known.
+ * CTR is a consumer of the hart's control-flow event pipeline
+ * (cflow/cflow.h).  Transfers inside one mode are appended to the
+ * pipeline's buffer by translated code, for the types ctr_needs() asked
+ * for in that mode, and recorded here when the buffer is drained: before
+ * any CTR register is read or written, at every trap, trap return and
+ * mode change, and when the buffer is full.  Traps and trap returns are
+ * delivered by the C paths that change the mode, before the change, so
+ * that both the source and the target mode are known.
+ *
+ * CtrCycleCounter counts mcycle's clock while CTR is active.  A record
+ * made by a drain takes the time of its transfer from the instruction
+ * count stored with the event: the clock is read once per drain, and
+ * the cycles between two drains are shared among the transfers in
+ * between in proportion to the instructions retired before each.  Under
+ * icount, where the clock advances by a fixed amount per instruction
+ * while the CPU runs, each transfer gets exactly the clock at its
+ * instruction (the CPU entering or leaving its execution loop is a
+ * drain, so idle time never falls inside one); otherwise host time is
+ * spread evenly over the instructions, and the counts of consecutive
+ * records still add up to the active cycles mcycle counted.
  */
 
 #include "qemu/osdep.h"
@@ -19,6 +34,9 @@
 #include "cpu.h"
 #include "exec/helper-proto.h"
 #include "migration/vmstate.h"
+#include "qemu/host-utils.h"
+#include "exec/icount.h"
+#include "cflow/cflow.h"
 #include "ctr/ctr.h"
 #include "cntrpmf/cntrpmf.h"
 #include "trace.h"
@@ -109,13 +127,18 @@ static void ctr_update_active(CPURISCVState *env)
     bool active = !ctr_frozen(env) &&
                   ctr_mode_enabled(env, env->priv, env->virt_enabled);
 
+    uint64_t now;
+
     if (!riscv_cpu_cfg(env)->ctr_cycles || active == env->ctr.cc_active) {
         return;
     }
+    now = riscv_cntrpmf_cycle_clock();
     if (active) {
-        env->ctr.cc_start = riscv_cntrpmf_cycle_clock();
+        env->ctr.cc_start = now;
+        env->ctr.an_time = now;
+        env->ctr.an_insns = env->cf.insns;
     } else {
-        env->ctr.cc_count += riscv_cntrpmf_cycle_clock() - env->ctr.cc_start;
+        env->ctr.cc_count += now - env->ctr.cc_start;
     }
     env->ctr.cc_active = active;
 }
@@ -149,18 +172,17 @@ static uint32_t ctr_cc_encode(uint64_t count, unsigned cce_bits)
     return (cce << 12) | ((count >> (cce - 1)) & 0xfff);
 }
 
-/* The CCV/CC bits of a new record; restarts the counter. */
-static uint64_t ctr_cc_take(CPURISCVState *env, bool invalid)
+/* The CCV/CC bits of a new record made at time @now; restarts the counter. */
+static uint64_t ctr_cc_take(CPURISCVState *env, bool invalid, uint64_t now)
 {
     RISCVCPU *cpu = env_archcpu(env);
-    uint64_t now, count, data;
+    uint64_t count, data;
 
     if (!cpu->cfg.ctr_cycles) {
         return 0;
     }
-    now = riscv_cntrpmf_cycle_clock();
     count = env->ctr.cc_count;
-    if (env->ctr.cc_active) {
+    if (env->ctr.cc_active && now > env->ctr.cc_start) {
         count += now - env->ctr.cc_start;
     }
     data = (uint64_t)ctr_cc_encode(count, cpu->cfg.ctr_cce_bits) << 16;
@@ -188,13 +210,13 @@ static void ctr_write(CPURISCVState *env, uint32_t idx, uint64_t src,
     trace_riscv_ctr_record(env->mhartid, idx, type, src, dst, cc);
 }
 
-/* Record a qualified transfer at logical entry 0. */
+/* Record a qualified transfer made at time @now at logical entry 0. */
 static void ctr_push(CPURISCVState *env, uint64_t src, uint64_t dst,
-                     CTRType type, bool cc_invalid)
+                     CTRType type, bool cc_invalid, uint64_t now)
 {
     uint32_t idx = ctr_wrptr(env);
 
-    ctr_write(env, idx, src, dst, type, ctr_cc_take(env, cc_invalid));
+    ctr_write(env, idx, src, dst, type, ctr_cc_take(env, cc_invalid, now));
     ctr_set_wrptr(env, idx + 1);
 }
 
@@ -205,14 +227,14 @@ static void ctr_push(CPURISCVState *env, uint64_t src, uint64_t dst,
  * popped calls are not added back into the counter.
  */
 static void ctr_ras(CPURISCVState *env, uint64_t src, uint64_t dst,
-                    CTRType type)
+                    CTRType type, uint64_t now)
 {
     uint32_t idx;
 
     switch (type) {
     case CTRDATA_TYPE_INDIRECT_CALL:
     case CTRDATA_TYPE_DIRECT_CALL:
-        ctr_push(env, src, dst, type, env->ctr.ras_popped);
+        ctr_push(env, src, dst, type, env->ctr.ras_popped, now);
         env->ctr.ras_popped = false;
         break;
     case CTRDATA_TYPE_RETURN:
@@ -224,7 +246,7 @@ static void ctr_ras(CPURISCVState *env, uint64_t src, uint64_t dst,
         break;
     case CTRDATA_TYPE_CO_ROUTINE_SWAP:
         idx = (ctr_wrptr(env) - 1) & (riscv_ctr_depth(env) - 1);
-        ctr_write(env, idx, src, dst, type, ctr_cc_take(env, true));
+        ctr_write(env, idx, src, dst, type, ctr_cc_take(env, true, now));
         env->ctr.ras_popped = false;
         break;
     default:
@@ -232,7 +254,10 @@ static void ctr_ras(CPURISCVState *env, uint64_t src, uint64_t dst,
     }
 }
 
-/* Compute what riscv_ctr_tb_types() returns. */
+/*
+ * The transfer types recorded in the current mode: 0 when CTR is absent,
+ * frozen or not enabled in the current mode.
+ */
 static uint32_t ctr_compute_tb_types(CPURISCVState *env)
 {
     uint64_t ctl;
@@ -261,23 +286,89 @@ static uint32_t ctr_compute_tb_types(CPURISCVState *env)
     return types;
 }
 
-/* Bring the cached TB type mask and the cycle counter up to date. */
+/* Bring the cached type mask, the cycle counter and the needs up to date. */
 static void ctr_state_changed(CPURISCVState *env)
 {
     env->ctr.tb_types = ctr_compute_tb_types(env);
     ctr_update_active(env);
+    riscv_cf_update_needs(env);
 }
 
-void helper_ctr_transfer(CPURISCVState *env, target_ulong src,
-                         target_ulong dst, uint32_t type)
+/* Pipeline: what CTR needs in the current mode. */
+static uint32_t ctr_needs(CPURISCVState *env, void *opaque)
 {
-    uint64_t s = ctr_pc(src, env->xl);
-    uint64_t d = ctr_pc(dst, env->xl);
+    uint32_t needs = env->ctr.tb_types;
 
-    if (ctr_ctl(env, env->virt_enabled) & XCTRCTL_RASEMU) {
-        ctr_ras(env, s, d, type);
-    } else {
-        ctr_push(env, s, d, type, false);
+    if (needs && riscv_cpu_cfg(env)->ctr_cycles) {
+        needs |= RISCV_CF_NEED_INSNS;
+    }
+    return needs;
+}
+
+/*
+ * The clock when the transfer at instruction count @pos was made (see the
+ * top of this file).  Under icount the clock advances by icount_to_ns(1)
+ * per instruction while the CPU runs, from the anchor (the previous
+ * drain) on.  Otherwise the cycles from the anchor to @now are shared in
+ * proportion to the instructions retired.
+ */
+static uint64_t ctr_event_time(CPURISCVState *env, uint64_t pos,
+                               uint64_t now, uint64_t insns)
+{
+    uint64_t span = insns - env->ctr.an_insns;
+    uint64_t done = pos - env->ctr.an_insns;
+    uint64_t lo, hi;
+
+    if (icount_enabled()) {
+        /*
+         * An instruction that traps after its block counted it (ecall,
+         * a fault) advances the clock but does not retire: it can only be
+         * the last one before @now, so it does not move earlier events.
+         */
+        return MIN(env->ctr.an_time + icount_to_ns(done), now);
+    }
+    if (done >= span) {
+        return now;
+    }
+    mulu64(&lo, &hi, done, now - env->ctr.an_time);
+    divu128(&lo, &hi, span);
+    return env->ctr.an_time + lo;
+}
+
+/* Pipeline: record the transfers translated code appended. */
+static void ctr_drain(CPURISCVState *env, void *opaque,
+                      const RISCVCFEvent *ev, unsigned n)
+{
+    uint32_t types = env->ctr.tb_types;
+    bool ras = ctr_ctl(env, env->virt_enabled) & XCTRCTL_RASEMU;
+    uint64_t now = 0, insns = 0;
+    unsigned i;
+
+    if (env->ctr.cc_active) {
+        now = riscv_cntrpmf_cycle_clock();
+        insns = env->cf.insns;
+    }
+    for (i = 0; i < n; i++) {
+        CTRType type = riscv_cf_event_type(&ev[i]);
+        uint64_t s, d, t = 0;
+
+        if (!(types & CTR_TYPE_BIT(type))) {
+            continue;
+        }
+        s = ctr_pc(ev[i].src, env->xl);
+        d = ctr_pc(ev[i].dst, env->xl);
+        if (env->ctr.cc_active) {
+            t = ctr_event_time(env, ev[i].insns, now, insns);
+        }
+        if (ras) {
+            ctr_ras(env, s, d, type, t);
+        } else {
+            ctr_push(env, s, d, type, false, t);
+        }
+    }
+    if (env->ctr.cc_active) {
+        env->ctr.an_time = now;
+        env->ctr.an_insns = insns;
     }
 }
 
@@ -322,6 +413,7 @@ static void ctr_transition(CPURISCVState *env, CTRType type, uint64_t src,
     bool tgt_en = ctr_mode_enabled(env, tgt_priv, tgt_virt);
     bool trap = type != CTRDATA_TYPE_EXCEP_INT_RET;
     uint64_t ctl = ctr_ctl(env, src_virt || tgt_virt);
+    uint64_t now;
 
     if (ctr_frozen(env) || (!src_en && !tgt_en) ||
         (ctl & XCTRCTL_RASEMU)) {
@@ -330,25 +422,26 @@ static void ctr_transition(CPURISCVState *env, CTRType type, uint64_t src,
 
     src = ctr_pc(src, env->xl);
     dst = ctr_pc(dst, cpu_get_xl(env, tgt_priv));
+    now = env->ctr.cc_active ? riscv_cntrpmf_cycle_clock() : 0;
 
     if (src_en && tgt_en) {
         if (!(ctl & ctr_type_filter_bit(type))) {
-            ctr_push(env, src, dst, type, false);
+            ctr_push(env, src, dst, type, false, now);
         }
     } else if (tgt_en) {
         /* From a disabled mode: only traps, with ctrsource.PC = 0. */
         if (trap && !(ctl & ctr_type_filter_bit(type))) {
-            ctr_push(env, 0, dst, type, false);
+            ctr_push(env, 0, dst, type, false, now);
         }
     } else if (trap) {
         /* External trap: EXCINH/INTRINH do not apply. */
         if (ctr_external_trap_enabled(env, src_priv, src_virt,
                                       tgt_priv, tgt_virt)) {
-            ctr_push(env, src, 0, type, false);
+            ctr_push(env, src, 0, type, false, now);
         }
     } else if (!(ctl & ctr_type_filter_bit(type))) {
         /* Return to a disabled mode, with ctrtarget.PC = 0. */
-        ctr_push(env, src, 0, type, false);
+        ctr_push(env, src, 0, type, false, now);
     }
 }
 
@@ -359,15 +452,12 @@ static void ctr_freeze(CPURISCVState *env)
     trace_riscv_ctr_freeze(env->mhartid);
 }
 
-void riscv_ctr_trap(CPURISCVState *env, bool async, target_ulong cause,
-                    uint64_t epc, uint64_t target_pc,
-                    target_ulong target_priv, bool target_virt)
+/* Pipeline: a trap is taken (the pipeline has drained the transfers). */
+static void ctr_trap(CPURISCVState *env, void *opaque, const RISCVCFTrap *trap)
 {
+    bool async = trap->async;
+    target_ulong cause = trap->cause;
     uint64_t ctl;
-
-    if (!riscv_ctr_present(env)) {
-        return;
-    }
 
     /*
      * Freeze: BPFRZ/LCOFIFRZ of mctrctl (sctrctl) for traps to M/HS-mode,
@@ -375,33 +465,47 @@ void riscv_ctr_trap(CPURISCVState *env, bool async, target_ulong cause,
      * overflow freezes in M/HS-mode; any virtual LCOFI does in VS-mode.
      * The trap that freezes is not recorded.
      */
-    ctl = ctr_ctl(env, target_virt);
+    ctl = ctr_ctl(env, trap->target_virt);
     if ((!async && cause == RISCV_EXCP_BREAKPOINT &&
          (ctl & XCTRCTL_BPFRZ)) ||
         (async && cause == IRQ_PMU_OVF && (ctl & XCTRCTL_LCOFIFRZ) &&
-         (target_virt || env->ctr.lcofi_overflow))) {
+         (trap->target_virt || env->ctr.lcofi_overflow))) {
         ctr_freeze(env);
         return;
     }
 
     ctr_transition(env, async ? CTRDATA_TYPE_INTERRUPT :
-                   CTRDATA_TYPE_EXCEPTION, epc, target_pc, target_priv,
-                   target_virt);
+                   CTRDATA_TYPE_EXCEPTION, trap->epc, trap->handler,
+                   trap->target_priv, trap->target_virt);
 }
 
-void riscv_ctr_trap_return(CPURISCVState *env, uint64_t retpc,
-                           target_ulong target_priv, bool target_virt)
+/* Pipeline: an xRET is about to change the mode. */
+static void ctr_trap_return(CPURISCVState *env, void *opaque,
+                            const RISCVCFTrapReturn *ret)
 {
-    if (riscv_ctr_present(env)) {
-        ctr_transition(env, CTRDATA_TYPE_EXCEP_INT_RET, env->pc, retpc,
-                       target_priv, target_virt);
-    }
+    ctr_transition(env, CTRDATA_TYPE_EXCEP_INT_RET, env->pc, ret->retpc,
+                   ret->target_priv, ret->target_virt);
 }
 
-void riscv_ctr_mode_changed(CPURISCVState *env)
+/* Pipeline: the mode has changed; start or stop recording and counting. */
+static void ctr_mode_changed(CPURISCVState *env, void *opaque)
 {
-    if (riscv_ctr_present(env)) {
-        ctr_state_changed(env);
+    env->ctr.tb_types = ctr_compute_tb_types(env);
+    ctr_update_active(env);
+}
+
+static const RISCVCFConsumerOps ctr_consumer = {
+    .needs = ctr_needs,
+    .drain = ctr_drain,
+    .trap = ctr_trap,
+    .trap_return = ctr_trap_return,
+    .mode_changed = ctr_mode_changed,
+};
+
+void riscv_ctr_realize(RISCVCPU *cpu)
+{
+    if (riscv_ctr_present(&cpu->env)) {
+        riscv_cf_register(&cpu->env, &ctr_consumer, NULL);
     }
 }
 
@@ -447,6 +551,8 @@ void helper_ctr_clear(CPURISCVState *env)
     if (ret != RISCV_EXCP_NONE) {
         riscv_raise_exception(env, ret, GETPC());
     }
+    /* Transfers before the instruction advance WRPTR, then all is cleared. */
+    riscv_cf_sync(env);
     riscv_ctr_clear(env);
 }
 
@@ -472,6 +578,7 @@ static int ctr_pre_save(void *opaque)
     RISCVCPU *cpu = opaque;
     CPURISCVState *env = &cpu->env;
 
+    riscv_cf_sync(env);
     if (env->ctr.cc_active) {
         uint64_t now = riscv_cntrpmf_cycle_clock();
 
@@ -489,7 +596,10 @@ static int ctr_post_load(void *opaque, int version_id)
     /* Legalize what the stream may carry, as a CSR write would. */
     riscv_ctr_set_depth(env, env->ctr.sctrdepth);
     env->ctr.cc_start = riscv_cntrpmf_cycle_clock();
+    env->ctr.an_time = env->ctr.cc_start;
+    env->ctr.an_insns = env->cf.insns;
     env->ctr.tb_types = ctr_compute_tb_types(env);
+    riscv_cf_update_needs(env);
     return 0;
 }
 

@@ -2,20 +2,17 @@
 /*
  * RISC-V Control Transfer Records (Smctr/Ssctr 1.0).
  *
- * The recorder is fed from three places: translated code calls
- * helper_ctr_transfer() for jumps and branches (only for the transfer
- * types riscv_ctr_tb_types() says can be recorded in the mode the
- * translation block runs in), the trap path calls riscv_ctr_trap() and
- * the xRET helpers call riscv_ctr_trap_return(), all of them before the
- * privilege mode changes.
+ * The recorder is a consumer of the hart's control-flow event pipeline
+ * (cflow/cflow.h): it asks for the transfer types that can be recorded
+ * in the current mode, records the transfers translated code appended
+ * when the pipeline drains them, and gets traps, trap returns and mode
+ * changes from it.  Everything that reads or writes CTR state first
+ * drains the pipeline (riscv_cf_sync()).
  */
 #ifndef RISCV_CTR_H
 #define RISCV_CTR_H
 
 #include "cpu.h"
-
-/* Bits of TranslationBlock.cs_base holding riscv_ctr_tb_types(). */
-#define RISCV_CTR_TB_TYPES_SHIFT    32
 
 static inline bool riscv_ctr_present(CPURISCVState *env)
 {
@@ -33,55 +30,10 @@ static inline bool riscv_ctr_present(CPURISCVState *env)
 bool riscv_ctr_validate_props(RISCVCPU *cpu, Error **errp);
 
 /**
- * riscv_ctr_tb_types: transfer types translated code must report
- * @env: CPU state
- *
- * Returns: a mask with bit N set when a jump or branch of ctrdata.TYPE N
- * executed in the current mode would be recorded.  It is 0 when CTR is
- * absent, frozen or not enabled in the current mode, so that translated
- * code then contains no CTR call at all.  Everything it depends on
- * either ends the translation block when written or changes the mode;
- * it is cached because every TB lookup reads it.
+ * riscv_ctr_realize: connect CTR to the hart's event pipeline
+ * @cpu: the CPU being realized
  */
-static inline uint32_t riscv_ctr_tb_types(CPURISCVState *env)
-{
-    return env->ctr.tb_types;
-}
-
-/**
- * riscv_ctr_trap: a trap is being taken
- * @env: CPU state, still in the source mode
- * @async: true for an interrupt
- * @cause: the cause as written to xcause, without the interrupt bit
- * @epc: the trapping pc as written to xepc
- * @target_pc: the trap handler address
- * @target_priv: the privilege mode the trap is taken to
- * @target_virt: the V of the target mode
- *
- * Applies the freeze rules (BPFRZ, LCOFIFRZ) and records the trap as the
- * privilege mode transition and external trap rules require.
- */
-void riscv_ctr_trap(CPURISCVState *env, bool async, target_ulong cause,
-                    uint64_t epc, uint64_t target_pc,
-                    target_ulong target_priv, bool target_virt);
-
-/**
- * riscv_ctr_trap_return: an xRET is about to change mode
- * @env: CPU state, still in the mode of the xRET
- * @retpc: the return address
- * @target_priv: the mode returned to
- * @target_virt: the V of that mode
- */
-void riscv_ctr_trap_return(CPURISCVState *env, uint64_t retpc,
-                           target_ulong target_priv, bool target_virt);
-
-/**
- * riscv_ctr_mode_changed: the privilege mode or V has just changed
- * @env: CPU state, in the new mode
- *
- * Starts or stops the CTR cycle counter.
- */
-void riscv_ctr_mode_changed(CPURISCVState *env);
+void riscv_ctr_realize(RISCVCPU *cpu);
 
 /**
  * riscv_ctr_lcofi_overflow: mip.LCOFIP was set by a counter overflow

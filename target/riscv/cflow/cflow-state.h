@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * RISC-V control-flow event pipeline: per-hart state.
+ *
+ * Kept apart from cflow.h so that cpu.h can embed it in CPURISCVState.
+ */
+#ifndef RISCV_CFLOW_STATE_H
+#define RISCV_CFLOW_STATE_H
+
+/* Events translated code can append before the buffer must be drained. */
+#define RISCV_CF_BUF_EVENTS         256
+
+/* Consumers one hart can have (CTR, Smcntrpmf, a trace encoder, ...). */
+#define RISCV_CF_MAX_CONSUMERS      4
+
+/**
+ * RISCVCFEvent: one event appended by translated code
+ * @src: source pc of a transfer
+ * @dst: target pc of a transfer
+ * @insns: RISCVCFState.insns once the transferring instruction retired
+ *         (meaningful only while some consumer needs RISCV_CF_NEED_INSNS)
+ * @info: RISCV_CF_EV_* kind and the transfer type (see cflow.h)
+ *
+ * The layout is what the inline stores of cflow-translate.c.inc write.
+ */
+typedef struct RISCVCFEvent {
+    uint64_t src;
+    uint64_t dst;
+    uint64_t insns;
+    uint64_t info;
+} RISCVCFEvent;
+
+typedef struct RISCVCFConsumerOps RISCVCFConsumerOps;
+
+typedef struct RISCVCFConsumer {
+    const RISCVCFConsumerOps *ops;
+    void *opaque;
+} RISCVCFConsumer;
+
+typedef struct RISCVCFState {
+    /* Events not yet seen by the consumers, oldest first. */
+    RISCVCFEvent buf[RISCV_CF_BUF_EVENTS];
+    /* Bytes of buf in use: translated code appends at buf + fill. */
+    uint32_t fill;
+    /* Union of the consumers' needs in the current mode (TB cs_base). */
+    uint32_t tb_needs;
+    /*
+     * Retired instructions, counted by translated code in the modes where
+     * some consumer needs RISCV_CF_NEED_INSNS; exact at every stop.
+     */
+    uint64_t insns;
+    unsigned nr_consumers;
+    RISCVCFConsumer consumers[RISCV_CF_MAX_CONSUMERS];
+} RISCVCFState;
+
+#endif

@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * RISC-V control-flow event pipeline.
+ *
+ * One per-hart stream of control-flow events feeds every consumer of
+ * control flow (CTR, the Smcntrpmf instruction count, a trace encoder):
+ *
+ * - translated code appends transfers (source, target, type) to a buffer
+ *   in CPURISCVState with inline stores, and counts retired instructions
+ *   in RISCVCFState.insns;
+ * - the trap and xRET paths deliver traps and trap returns in C, after
+ *   draining the buffer, so that consumers see one ordered stream;
+ * - a privilege mode change drains the buffer before the change and
+ *   tells the consumers after it.
+ *
+ * Consumers register once per hart and say, for the current mode, what
+ * they need (RISCV_CF_NEED_*).  The union of those needs is part of the
+ * TB's cs_base, so that a block contains exactly the code its consumers
+ * need in the mode it runs in, and none at all when nothing consumes.
+ * Whatever a need depends on either changes the mode or is written by an
+ * instruction that ends its translation block; the consumer then calls
+ * riscv_cf_update_needs().
+ *
+ * Consumers see buffered events at sync points: whenever the buffer is
+ * full, at every trap, trap return and mode change, when the CPU enters
+ * or leaves its execution loop, and whenever a consumer asks for it
+ * (riscv_cf_sync()) because its state is about to become visible.
+ */
+#ifndef RISCV_CFLOW_H
+#define RISCV_CFLOW_H
+
+#include "cpu.h"
+
+/* Needs: bit N asks for transfers of ctrdata.TYPE N (CTRType). */
+#define RISCV_CF_NEED_TYPES         MAKE_64BIT_MASK(0, 16)
+/* Count retired instructions in RISCVCFState.insns. */
+#define RISCV_CF_NEED_INSNS         BIT(16)
+#define RISCV_CF_NEED_ALL           (RISCV_CF_NEED_TYPES | RISCV_CF_NEED_INSNS)
+
+/* TranslationBlock.cs_base holds the needs above this bit. */
+#define RISCV_CF_TB_SHIFT           32
+
+/* RISCVCFEvent.info: the kind in bits 15:8, the transfer type in 7:0. */
+#define RISCV_CF_EV_KIND_SHIFT      8
+#define RISCV_CF_EV_TYPE_MASK       0xff
+#define RISCV_CF_EV_TRANSFER        1
+
+static inline CTRType riscv_cf_event_type(const RISCVCFEvent *ev)
+{
+    return ev->info & RISCV_CF_EV_TYPE_MASK;
+}
+
+/*
+ * The third insn_start word carries, above the unwind flags (RISCV_UW2_*),
+ * the number of instructions from this one to the end of its block when
+ * the block counts retired instructions (0 otherwise).
+ */
+#define RISCV_CF_UW2_LEFT_SHIFT     4
+#define RISCV_CF_UW2_FLAGS          MAKE_64BIT_MASK(0, 4)
+
+/* A trap as the consumers see it; the source mode is the CPU's. */
+typedef struct RISCVCFTrap {
+    bool async;
+    target_ulong cause;         /* as written to xcause, no interrupt bit */
+    target_ulong tval;
+    uint64_t epc;
+    uint64_t handler;
+    target_ulong target_priv;
+    bool target_virt;
+} RISCVCFTrap;
+
+/* A trap return (xRET) from the CPU's current mode and pc. */
+typedef struct RISCVCFTrapReturn {
+    uint64_t retpc;
+    target_ulong target_priv;
+    bool target_virt;
+} RISCVCFTrapReturn;
+
+/**
+ * RISCVCFConsumerOps: what a consumer provides; any hook may be NULL
+ * @needs: RISCV_CF_NEED_* it needs in the current mode
+ * @drain: events appended since the last sync point, oldest first; also
+ *         called with @n = 0 at every sync point
+ * @trap: a trap is taken, before xcause/xepc side effects are visible to
+ *        the mode change (the CPU is still in the source mode)
+ * @trap_return: an xRET is about to change the mode
+ * @mode_changed: the privilege mode or V has changed (CPU in the new mode)
+ */
+struct RISCVCFConsumerOps {
+    uint32_t (*needs)(CPURISCVState *env, void *opaque);
+    void (*drain)(CPURISCVState *env, void *opaque, const RISCVCFEvent *ev,
+                  unsigned n);
+    void (*trap)(CPURISCVState *env, void *opaque, const RISCVCFTrap *trap);
+    void (*trap_return)(CPURISCVState *env, void *opaque,
+                        const RISCVCFTrapReturn *ret);
+    void (*mode_changed)(CPURISCVState *env, void *opaque);
+};
+
+#ifndef CONFIG_USER_ONLY
+/**
+ * riscv_cf_register: add a consumer to a hart
+ * @env: CPU state
+ * @ops: the consumer's hooks
+ * @opaque: passed to every hook
+ *
+ * Call when the CPU or the consuming device is realized.
+ */
+void riscv_cf_register(CPURISCVState *env, const RISCVCFConsumerOps *ops,
+                       void *opaque);
+
+/**
+ * riscv_cf_update_needs: a consumer's needs may have changed
+ * @env: CPU state
+ */
+void riscv_cf_update_needs(CPURISCVState *env);
+
+/**
+ * riscv_cf_sync: deliver the buffered events to every consumer
+ * @env: CPU state
+ */
+void riscv_cf_sync(CPURISCVState *env);
+
+/* The pipeline's entry points for the trap, xRET and mode change paths. */
+void riscv_cf_trap(CPURISCVState *env, const RISCVCFTrap *trap);
+void riscv_cf_trap_return(CPURISCVState *env, uint64_t retpc,
+                          target_ulong target_priv, bool target_virt);
+void riscv_cf_mode_change(CPURISCVState *env);
+void riscv_cf_mode_changed(CPURISCVState *env);
+
+/* Drop buffered events and the instruction count; called on CPU reset. */
+void riscv_cf_reset(CPURISCVState *env);
+
+/**
+ * riscv_cf_unwind: a translation block stops at an instruction
+ * @env: CPU state
+ * @uw2: the third insn_start word of that instruction
+ *
+ * Takes back the instructions of the block from that instruction on:
+ * they were counted when the block started but do not retire.
+ */
+static inline void riscv_cf_unwind(CPURISCVState *env, uint64_t uw2)
+{
+    env->cf.insns -= uw2 >> RISCV_CF_UW2_LEFT_SHIFT;
+}
+
+/**
+ * riscv_cf_insn_trapped: a helper raises a synchronous exception without
+ * unwinding the block
+ * @env: CPU state
+ * @ra: the helper's return address into translated code (GETPC())
+ *
+ * The raising instruction does not retire, nor do those after it in its
+ * block: riscv_cf_unwind() for the instruction at @ra.
+ */
+void riscv_cf_insn_trapped(CPURISCVState *env, uintptr_t ra);
+#endif
+
+#endif
