@@ -306,33 +306,103 @@ static uint32_t ctr_needs(CPURISCVState *env, void *opaque)
 }
 
 /*
- * The clock when the transfer at instruction count @pos was made (see the
- * top of this file).  Under icount the clock advances by icount_to_ns(1)
- * per instruction while the CPU runs, from the anchor (the previous
- * drain) on.  Otherwise the cycles from the anchor to @now are shared in
- * proportion to the instructions retired.
+ * How a drain maps the instruction count stored with an event to the
+ * clock (see the top of this file): from the anchor (the previous drain),
+ * @rate clock ticks per instruction in 32.32 fixed point, never beyond
+ * @now.  Under icount the rate is the exact icount_to_ns(1); an
+ * instruction that traps after its block counted it (ecall, a fault)
+ * advances the clock but does not retire, and it can only be the last
+ * one before @now, so it does not move earlier events.  Otherwise the
+ * cycles from the anchor to @now are shared in proportion to the
+ * instructions retired.
  */
-static uint64_t ctr_event_time(CPURISCVState *env, uint64_t pos,
-                               uint64_t now, uint64_t insns)
-{
-    uint64_t span = insns - env->ctr.an_insns;
-    uint64_t done = pos - env->ctr.an_insns;
-    uint64_t lo, hi;
+typedef struct CTRClockMap {
+    uint64_t time;
+    uint64_t insns;
+    uint64_t rate;
+    uint64_t now;
+} CTRClockMap;
 
+static void ctr_clock_map(CPURISCVState *env, CTRClockMap *map)
+{
+    uint64_t span, lo, hi;
+
+    map->now = riscv_cntrpmf_cycle_clock();
+    map->time = env->ctr.an_time;
+    map->insns = env->ctr.an_insns;
+    span = env->cf.insns - map->insns;
     if (icount_enabled()) {
-        /*
-         * An instruction that traps after its block counted it (ecall,
-         * a fault) advances the clock but does not retire: it can only be
-         * the last one before @now, so it does not move earlier events.
-         */
-        return MIN(env->ctr.an_time + icount_to_ns(done), now);
+        map->rate = (uint64_t)icount_to_ns(1) << 32;
+    } else if (span) {
+        lo = (map->now - map->time) << 32;
+        hi = (map->now - map->time) >> 32;
+        divu128(&lo, &hi, span);
+        map->rate = hi ? UINT64_MAX : lo;
+    } else {
+        map->rate = 0;
     }
-    if (done >= span) {
-        return now;
+}
+
+static inline uint64_t ctr_clock_at(const CTRClockMap *map, uint64_t pos)
+{
+    uint64_t lo, hi, t;
+
+    mulu64(&lo, &hi, pos - map->insns, map->rate);
+    t = map->time + ((hi << 32) | (lo >> 32));
+    return hi >> 32 || t > map->now || t < map->time ? map->now : t;
+}
+
+/*
+ * Record a batch of transfers without RAS emulation: the common case,
+ * kept to one pass over the events with the ring pointer and the cycle
+ * counter in locals.
+ */
+static void ctr_record_batch(CPURISCVState *env, const RISCVCFEvent *ev,
+                             unsigned n, uint32_t types,
+                             const CTRClockMap *map)
+{
+    RISCVCTRState *ctr = &env->ctr;
+    unsigned cce_bits = riscv_cpu_cfg(env)->ctr_cce_bits;
+    uint32_t mask = riscv_ctr_depth(env) - 1;
+    uint32_t wrptr = ctr_wrptr(env);
+    bool rv32 = env->xl == MXL_RV32;
+    bool cycles = map != NULL;
+    unsigned i;
+
+    for (i = 0; i < n; i++) {
+        CTRType type = riscv_cf_event_type(&ev[i]);
+        uint64_t src = ev[i].src, dst = ev[i].dst, data = type;
+
+        if (!(types & CTR_TYPE_BIT(type))) {
+            continue;
+        }
+        if (rv32) {
+            src = (uint32_t)src;
+            dst = (uint32_t)dst;
+        }
+        if (cycles) {
+            uint64_t t = ctr_clock_at(map, ev[i].insns);
+            uint64_t count = ctr->cc_count;
+
+            if (t > ctr->cc_start) {
+                count += t - ctr->cc_start;
+            }
+            data |= (uint64_t)ctr_cc_encode(count, cce_bits) << 16;
+            if (!ctr->cc_invalid) {
+                data |= CTRDATA_CCV;
+            }
+            ctr->cc_invalid = false;
+            ctr->cc_count = 0;
+            ctr->cc_start = t;
+        }
+        ctr->src[wrptr] = src | CTRSOURCE_VALID;
+        ctr->dst[wrptr] = dst & ~CTRTARGET_MISP;
+        ctr->data[wrptr] = data;
+        trace_riscv_ctr_record(env->mhartid, wrptr, type, src, dst,
+                               data & ~(uint64_t)CTRDATA_TYPE_MASK);
+        wrptr = (wrptr + 1) & mask;
     }
-    mulu64(&lo, &hi, done, now - env->ctr.an_time);
-    divu128(&lo, &hi, span);
-    return env->ctr.an_time + lo;
+    ctr_set_wrptr(env, wrptr);
 }
 
 /* Pipeline: record the transfers translated code appended. */
@@ -340,35 +410,34 @@ static void ctr_drain(CPURISCVState *env, void *opaque,
                       const RISCVCFEvent *ev, unsigned n)
 {
     uint32_t types = env->ctr.tb_types;
-    bool ras = ctr_ctl(env, env->virt_enabled) & XCTRCTL_RASEMU;
-    uint64_t now = 0, insns = 0;
+    CTRClockMap map;
     unsigned i;
 
-    if (env->ctr.cc_active) {
-        now = riscv_cntrpmf_cycle_clock();
-        insns = env->cf.insns;
+    if (!env->ctr.cc_active && !(n && types)) {
+        return;
     }
-    for (i = 0; i < n; i++) {
-        CTRType type = riscv_cf_event_type(&ev[i]);
-        uint64_t s, d, t = 0;
+    if (env->ctr.cc_active) {
+        ctr_clock_map(env, &map);
+    }
+    if (n && types &&
+        !(ctr_ctl(env, env->virt_enabled) & XCTRCTL_RASEMU)) {
+        ctr_record_batch(env, ev, n, types,
+                         env->ctr.cc_active ? &map : NULL);
+    } else {
+        for (i = 0; i < n; i++) {
+            CTRType type = riscv_cf_event_type(&ev[i]);
 
-        if (!(types & CTR_TYPE_BIT(type))) {
-            continue;
-        }
-        s = ctr_pc(ev[i].src, env->xl);
-        d = ctr_pc(ev[i].dst, env->xl);
-        if (env->ctr.cc_active) {
-            t = ctr_event_time(env, ev[i].insns, now, insns);
-        }
-        if (ras) {
-            ctr_ras(env, s, d, type, t);
-        } else {
-            ctr_push(env, s, d, type, false, t);
+            if (types & CTR_TYPE_BIT(type)) {
+                ctr_ras(env, ctr_pc(ev[i].src, env->xl),
+                        ctr_pc(ev[i].dst, env->xl), type,
+                        env->ctr.cc_active ?
+                        ctr_clock_at(&map, ev[i].insns) : 0);
+            }
         }
     }
     if (env->ctr.cc_active) {
-        env->ctr.an_time = now;
-        env->ctr.an_insns = insns;
+        env->ctr.an_time = map.now;
+        env->ctr.an_insns = env->cf.insns;
     }
 }
 
