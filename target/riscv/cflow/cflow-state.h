@@ -38,8 +38,6 @@ typedef struct RISCVCFConsumer {
 } RISCVCFConsumer;
 
 typedef struct RISCVCFState {
-    /* Events not yet seen by the consumers, oldest first. */
-    RISCVCFEvent buf[RISCV_CF_BUF_EVENTS];
     /* Bytes of buf in use: translated code appends at buf + fill. */
     uint32_t fill;
     /* Union of the consumers' needs in the current mode (TB cs_base). */
@@ -51,6 +49,8 @@ typedef struct RISCVCFState {
     uint64_t insns;
     unsigned nr_consumers;
     RISCVCFConsumer consumers[RISCV_CF_MAX_CONSUMERS];
+    /* Events not yet seen by the consumers, oldest first. */
+    RISCVCFEvent buf[RISCV_CF_BUF_EVENTS];
 } RISCVCFState;
 
 #endif

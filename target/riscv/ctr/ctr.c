@@ -353,9 +353,13 @@ static inline uint64_t ctr_clock_at(const CTRClockMap *map, uint64_t pos)
 }
 
 /*
- * Record a batch of transfers without RAS emulation: the common case,
- * kept to one pass over the events with the ring pointer and the cycle
- * counter in locals.
+ * Record a batch of transfers without RAS emulation, the common case.
+ * Only the last sctrdepth records of a batch survive in the buffer: the
+ * ones before are overwritten before software can read them, and their
+ * only visible effects are on WRPTR and on the time the next record
+ * counts its cycles from.  So they are skipped (unless the record trace
+ * event is on), and the rest is written in one pass with the ring
+ * pointer and the cycle counter in locals.
  */
 static void ctr_record_batch(CPURISCVState *env, const RISCVCFEvent *ev,
                              unsigned n, uint32_t types,
@@ -363,37 +367,58 @@ static void ctr_record_batch(CPURISCVState *env, const RISCVCFEvent *ev,
 {
     RISCVCTRState *ctr = &env->ctr;
     unsigned cce_bits = riscv_cpu_cfg(env)->ctr_cce_bits;
-    uint32_t mask = riscv_ctr_depth(env) - 1;
+    uint32_t depth = riscv_ctr_depth(env);
+    uint32_t mask = depth - 1;
     uint32_t wrptr = ctr_wrptr(env);
     bool rv32 = env->xl == MXL_RV32;
-    bool cycles = map != NULL;
-    unsigned i;
+    bool ccv = !ctr->cc_invalid;
+    uint64_t start = ctr->cc_start;
+    uint64_t count0 = ctr->cc_count;
+    unsigned i, k = 0, skip;
+
+    for (i = 0; i < n; i++) {
+        k += !!(types & CTR_TYPE_BIT(riscv_cf_event_type(&ev[i])));
+    }
+    skip = k > depth && !trace_event_get_state_backends(TRACE_RISCV_CTR_RECORD)
+           ? k - depth : 0;
+    wrptr = (wrptr + skip) & mask;
 
     for (i = 0; i < n; i++) {
         CTRType type = riscv_cf_event_type(&ev[i]);
-        uint64_t src = ev[i].src, dst = ev[i].dst, data = type;
+        uint64_t src, dst, data = type;
 
         if (!(types & CTR_TYPE_BIT(type))) {
             continue;
         }
+        if (skip) {
+            if (--skip == 0 && map) {
+                /* The last record overwritten: the next one counts from it. */
+                start = ctr_clock_at(map, ev[i].insns);
+                count0 = 0;
+                ccv = true;
+            }
+            continue;
+        }
+        src = ev[i].src;
+        dst = ev[i].dst;
         if (rv32) {
             src = (uint32_t)src;
             dst = (uint32_t)dst;
         }
-        if (cycles) {
+        if (map) {
             uint64_t t = ctr_clock_at(map, ev[i].insns);
-            uint64_t count = ctr->cc_count;
+            uint64_t count = count0;
 
-            if (t > ctr->cc_start) {
-                count += t - ctr->cc_start;
+            if (t > start) {
+                count += t - start;
             }
             data |= (uint64_t)ctr_cc_encode(count, cce_bits) << 16;
-            if (!ctr->cc_invalid) {
+            if (ccv) {
                 data |= CTRDATA_CCV;
             }
-            ctr->cc_invalid = false;
-            ctr->cc_count = 0;
-            ctr->cc_start = t;
+            ccv = true;
+            count0 = 0;
+            start = t;
         }
         ctr->src[wrptr] = src | CTRSOURCE_VALID;
         ctr->dst[wrptr] = dst & ~CTRTARGET_MISP;
@@ -401,6 +426,11 @@ static void ctr_record_batch(CPURISCVState *env, const RISCVCFEvent *ev,
         trace_riscv_ctr_record(env->mhartid, wrptr, type, src, dst,
                                data & ~(uint64_t)CTRDATA_TYPE_MASK);
         wrptr = (wrptr + 1) & mask;
+    }
+    if (map && k) {
+        ctr->cc_invalid = false;
+        ctr->cc_count = 0;
+        ctr->cc_start = start;
     }
     ctr_set_wrptr(env, wrptr);
 }
