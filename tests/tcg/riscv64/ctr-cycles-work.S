@@ -43,6 +43,7 @@
  * not be recorded (TKBRINH=1, NTBREN=0).
  */
     .globl  cyc_loop, cl_j1, cl_t1, cl_j2, cl_t2
+    .globl  cl_loop, cl_bnez, cl_beqz, cl_csrr
 cyc_loop:
     csrw    CSR_MCTRCTL, a0
 cl_j1:
@@ -51,10 +52,14 @@ cl_t1:
     csrr    t5, CSR_MCYCLE          /* 1 */
     mv      t0, a1                  /* 2 */
     beqz    t0, 3f                  /* 3 */
+cl_loop:
 2:  addi    t0, t0, -1              /* 2 per iteration */
+cl_bnez:
     bnez    t0, 2b
+cl_beqz:
 3:  beqz    a2, 4f                  /* 4 */
     nop                             /* p */
+cl_csrr:
 4:  csrr    t6, CSR_MCYCLE          /* 5 */
 cl_j2:
     j       cl_t2                   /* 6 */

@@ -24,6 +24,7 @@ unsigned long cyc_mtrap(unsigned long ctl);
 unsigned long cyc_umode(unsigned long ctl);
 
 extern char cl_j1[], cl_t1[], cl_j2[], cl_t2[];
+extern char cl_loop[], cl_bnez[], cl_beqz[], cl_csrr[];
 extern char cs_j1[], cs_t1[], cs_j2[], cs_t2[], cs_j3[], cs_t3[];
 extern char cs_j4[], cs_t4[];
 extern char cf_j1[], cf_t1[], cf_j2[], cf_t2[], cf_j3[], cf_t3[];

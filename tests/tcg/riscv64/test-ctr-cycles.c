@@ -321,6 +321,50 @@ static void test_counts(void)
     }
 }
 
+/*
+ * Every transfer of cyc_loop recorded (no TKBRINH), @n iterations with
+ * p = 0: cl_j1 (count 1, CCV=0), the first taken bnez (csrr, mv, beqz,
+ * addi, bnez: 5), n - 2 more taken bnez (2 each), the not-taken last
+ * bnez (not recorded), the taken "beqz a2" (addi, bnez, beqz: 3) and
+ * cl_j2 (csrr, j: 2): n + 2 records.  With n well above the depth and
+ * the pipeline's buffer (256 events) the records are made by several
+ * drains, most of them overwritten before they can be read; the last 16
+ * must be exact all the same, and WRPTR must count all n + 2.
+ */
+static void test_batch(unsigned long n)
+{
+    struct rec r[DEPTH];
+    unsigned long delta;
+    unsigned i;
+
+    r[0] = (struct rec){ cl_j2, cl_t2, CTR_TYPE_DIRJUMP, true, 2 };
+    r[1] = (struct rec){ cl_beqz, cl_csrr, CTR_TYPE_TK_BRANCH, true, 3 };
+    for (i = 2; i < DEPTH; i++) {
+        r[i] = (struct rec){ cl_bnez, cl_loop, CTR_TYPE_TK_BRANCH, true,
+                             i == n ? 5 : 2 };
+        if (i == n + 1) {
+            r[i] = (struct rec){ cl_j1, cl_t1, CTR_TYPE_DIRJUMP, false, 1 };
+        }
+    }
+    reset_ctr();
+    delta = cyc_loop(CTRCTL_M, n, 0);
+    check_mcycle("batch", delta, 6 + 2 * n);
+    if (!CHECK_EQ(csr_read(CSR_SCTRSTATUS), (n + 2) % DEPTH)) {
+        rt_printf("  ^ batch of %lu: WRPTR counts every record\n", n);
+    }
+    for (i = 0; i < DEPTH && i < n + 2; i++) {
+        check_rec("batch", i, &r[i]);
+    }
+}
+
+static void test_batches(void)
+{
+    rt_printf("records of long batches (every transfer of a loop)\n");
+    test_batch(14);
+    test_batch(300);
+    test_batch(1000);
+}
+
 static void test_sctrclr(void)
 {
     const struct rec r[] = {
@@ -515,6 +559,7 @@ int main(void)
 
     test_encoding_table();
     test_counts();
+    test_batches();
     test_sctrclr();
     test_writes();
     test_frozen();
