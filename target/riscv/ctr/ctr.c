@@ -374,14 +374,16 @@ static void ctr_record_batch(CPURISCVState *env, const RISCVCFEvent *ev,
     bool ccv = !ctr->cc_invalid;
     uint64_t start = ctr->cc_start;
     uint64_t count0 = ctr->cc_count;
-    unsigned i, k = 0, skip;
+    bool trace = trace_event_get_state_backends(TRACE_RISCV_CTR_RECORD);
+    unsigned i, k = 0, skip = 0;
 
-    for (i = 0; i < n; i++) {
-        k += !!(types & CTR_TYPE_BIT(riscv_cf_event_type(&ev[i])));
+    if (n > depth && !trace) {
+        for (i = 0; i < n; i++) {
+            k += !!(types & CTR_TYPE_BIT(riscv_cf_event_type(&ev[i])));
+        }
+        skip = k > depth ? k - depth : 0;
+        wrptr = (wrptr + skip) & mask;
     }
-    skip = k > depth && !trace_event_get_state_backends(TRACE_RISCV_CTR_RECORD)
-           ? k - depth : 0;
-    wrptr = (wrptr + skip) & mask;
 
     for (i = 0; i < n; i++) {
         CTRType type = riscv_cf_event_type(&ev[i]);
@@ -423,9 +425,12 @@ static void ctr_record_batch(CPURISCVState *env, const RISCVCFEvent *ev,
         ctr->src[wrptr] = src | CTRSOURCE_VALID;
         ctr->dst[wrptr] = dst & ~CTRTARGET_MISP;
         ctr->data[wrptr] = data;
-        trace_riscv_ctr_record(env->mhartid, wrptr, type, src, dst,
-                               data & ~(uint64_t)CTRDATA_TYPE_MASK);
+        if (trace) {
+            trace_riscv_ctr_record(env->mhartid, wrptr, type, src, dst,
+                                   data & ~(uint64_t)CTRDATA_TYPE_MASK);
+        }
         wrptr = (wrptr + 1) & mask;
+        k++;
     }
     if (map && k) {
         ctr->cc_invalid = false;
