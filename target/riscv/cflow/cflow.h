@@ -81,8 +81,8 @@ typedef struct RISCVCFTrapReturn {
  * @needs: RISCV_CF_NEED_* it needs in the current mode
  * @drain: events appended since the last sync point, oldest first; also
  *         called with @n = 0 at every sync point
- * @trap: a trap is taken, before xcause/xepc side effects are visible to
- *        the mode change (the CPU is still in the source mode)
+ * @trap: a trap is taken: xcause, xepc and the pc are written, the CPU
+ *        is still in the source mode
  * @trap_return: an xRET is about to change the mode
  * @mode_changed: the privilege mode or V has changed (CPU in the new mode)
  */
