@@ -172,6 +172,14 @@ static uint32_t ctr_cc_encode(uint64_t count, unsigned cce_bits)
     return (cce << 12) | ((count >> (cce - 1)) & 0xfff);
 }
 
+/* The CCV and CC bits of a record counting @count cycles. */
+static inline uint64_t ctr_cc_field(uint64_t count, bool ccv,
+                                    unsigned cce_bits)
+{
+    return ((uint64_t)ctr_cc_encode(count, cce_bits) << 16) |
+           (ccv ? CTRDATA_CCV : 0);
+}
+
 /* The CCV/CC bits of a new record made at time @now; restarts the counter. */
 static uint64_t ctr_cc_take(CPURISCVState *env, bool invalid, uint64_t now)
 {
@@ -185,14 +193,18 @@ static uint64_t ctr_cc_take(CPURISCVState *env, bool invalid, uint64_t now)
     if (env->ctr.cc_active && now > env->ctr.cc_start) {
         count += now - env->ctr.cc_start;
     }
-    data = (uint64_t)ctr_cc_encode(count, cpu->cfg.ctr_cce_bits) << 16;
-    if (!env->ctr.cc_invalid && !invalid) {
-        data |= CTRDATA_CCV;
-    }
+    data = ctr_cc_field(count, !env->ctr.cc_invalid && !invalid,
+                        cpu->cfg.ctr_cce_bits);
     env->ctr.cc_count = 0;
     env->ctr.cc_start = now;
     env->ctr.cc_invalid = false;
     return data;
+}
+
+/* The time of a record made now, by a trap or trap return. */
+static uint64_t ctr_now(CPURISCVState *env)
+{
+    return env->ctr.cc_active ? riscv_cntrpmf_cycle_clock() : 0;
 }
 
 /* A PC as an MXLEN-bit entry field: zero-extended when XLEN is 32. */
@@ -414,10 +426,7 @@ static void ctr_record_batch(CPURISCVState *env, const RISCVCFEvent *ev,
             if (t > start) {
                 count += t - start;
             }
-            data |= (uint64_t)ctr_cc_encode(count, cce_bits) << 16;
-            if (ccv) {
-                data |= CTRDATA_CCV;
-            }
+            data |= ctr_cc_field(count, ccv, cce_bits);
             ccv = true;
             count0 = 0;
             start = t;
@@ -517,7 +526,6 @@ static void ctr_transition(CPURISCVState *env, CTRType type, uint64_t src,
     bool tgt_en = ctr_mode_enabled(env, tgt_priv, tgt_virt);
     bool trap = type != CTRDATA_TYPE_EXCEP_INT_RET;
     uint64_t ctl = ctr_ctl(env, src_virt || tgt_virt);
-    uint64_t now;
 
     if (ctr_frozen(env) || (!src_en && !tgt_en) ||
         (ctl & XCTRCTL_RASEMU)) {
@@ -526,26 +534,25 @@ static void ctr_transition(CPURISCVState *env, CTRType type, uint64_t src,
 
     src = ctr_pc(src, env->xl);
     dst = ctr_pc(dst, cpu_get_xl(env, tgt_priv));
-    now = env->ctr.cc_active ? riscv_cntrpmf_cycle_clock() : 0;
 
     if (src_en && tgt_en) {
         if (!(ctl & ctr_type_filter_bit(type))) {
-            ctr_push(env, src, dst, type, false, now);
+            ctr_push(env, src, dst, type, false, ctr_now(env));
         }
     } else if (tgt_en) {
         /* From a disabled mode: only traps, with ctrsource.PC = 0. */
         if (trap && !(ctl & ctr_type_filter_bit(type))) {
-            ctr_push(env, 0, dst, type, false, now);
+            ctr_push(env, 0, dst, type, false, ctr_now(env));
         }
     } else if (trap) {
         /* External trap: EXCINH/INTRINH do not apply. */
         if (ctr_external_trap_enabled(env, src_priv, src_virt,
                                       tgt_priv, tgt_virt)) {
-            ctr_push(env, src, 0, type, false, now);
+            ctr_push(env, src, 0, type, false, ctr_now(env));
         }
     } else if (!(ctl & ctr_type_filter_bit(type))) {
         /* Return to a disabled mode, with ctrtarget.PC = 0. */
-        ctr_push(env, src, 0, type, false, now);
+        ctr_push(env, src, 0, type, false, ctr_now(env));
     }
 }
 
