@@ -7,8 +7,14 @@
 #ifndef RISCV_CFLOW_STATE_H
 #define RISCV_CFLOW_STATE_H
 
-/* Events translated code can append before the buffer must be drained. */
-#define RISCV_CF_BUF_EVENTS         256
+/*
+ * Events translated code can append before the buffer must be drained
+ * (CPURISCVState.cf_buf, 128 KiB).  A drain costs a consumer little for
+ * the events it only has to skip (CTR materializes no more than sctrdepth
+ * records per drain), so a buffer much longer than the deepest CTR ring
+ * keeps the cost per event low.
+ */
+#define RISCV_CF_BUF_EVENTS         4096
 
 /* Consumers one hart can have (CTR, Smcntrpmf, a trace encoder, ...). */
 #define RISCV_CF_MAX_CONSUMERS      4
@@ -38,7 +44,7 @@ typedef struct RISCVCFConsumer {
 } RISCVCFConsumer;
 
 typedef struct RISCVCFState {
-    /* Bytes of buf in use: translated code appends at buf + fill. */
+    /* Bytes of env->cf_buf in use: translated code appends at the end. */
     uint32_t fill;
     /* Union of the consumers' needs in the current mode (TB cs_base). */
     uint32_t tb_needs;
@@ -49,8 +55,6 @@ typedef struct RISCVCFState {
     uint64_t insns;
     unsigned nr_consumers;
     RISCVCFConsumer consumers[RISCV_CF_MAX_CONSUMERS];
-    /* Events not yet seen by the consumers, oldest first. */
-    RISCVCFEvent buf[RISCV_CF_BUF_EVENTS];
 } RISCVCFState;
 
 #endif

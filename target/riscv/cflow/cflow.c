@@ -52,7 +52,7 @@ void riscv_cf_sync(CPURISCVState *env)
         const RISCVCFConsumer *c = &cf->consumers[i];
 
         if (c->ops->drain) {
-            c->ops->drain(env, c->opaque, cf->buf, n);
+            c->ops->drain(env, c->opaque, env->cf_buf, n);
         }
     }
 }

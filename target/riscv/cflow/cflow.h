@@ -111,6 +111,11 @@ void riscv_cf_register(CPURISCVState *env, const RISCVCFConsumerOps *ops,
 /**
  * riscv_cf_update_needs: a consumer's needs may have changed
  * @env: CPU state
+ *
+ * A consumer syncs before any change of its state that can change the
+ * transfer types it needs: the events a drain hands over were all
+ * appended under the needs current at the drain (CTR relies on it to
+ * skip overwritten records without reading them).
  */
 void riscv_cf_update_needs(CPURISCVState *env);
 

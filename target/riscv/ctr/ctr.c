@@ -372,6 +372,11 @@ static inline uint64_t ctr_clock_at(const CTRClockMap *map, uint64_t pos)
  * counts its cycles from.  So they are skipped (unless the record trace
  * event is on), and the rest is written in one pass with the ring
  * pointer and the cycle counter in locals.
+ *
+ * Events are appended only for the types some consumer needs in the
+ * mode they run in, and the buffer is drained whenever those needs
+ * change, so when CTR records every type the pipeline appends, every
+ * event of the batch is a record and the skipped ones are not even read.
  */
 static void ctr_record_batch(CPURISCVState *env, const RISCVCFEvent *ev,
                              unsigned n, uint32_t types,
@@ -387,17 +392,34 @@ static void ctr_record_batch(CPURISCVState *env, const RISCVCFEvent *ev,
     uint64_t start = ctr->cc_start;
     uint64_t count0 = ctr->cc_count;
     bool trace = trace_event_get_state_backends(TRACE_RISCV_CTR_RECORD);
-    unsigned i, k = 0, skip = 0;
+    bool all = !(env->cf.tb_needs & RISCV_CF_NEED_TYPES & ~types);
+    unsigned i = 0, k = 0, skip = 0;
 
     if (n > depth && !trace) {
-        for (i = 0; i < n; i++) {
-            k += !!(types & CTR_TYPE_BIT(riscv_cf_event_type(&ev[i])));
+        if (all) {
+            k = n;
+        } else {
+            for (i = 0; i < n; i++) {
+                k += !!(types & CTR_TYPE_BIT(riscv_cf_event_type(&ev[i])));
+            }
         }
         skip = k > depth ? k - depth : 0;
         wrptr = (wrptr + skip) & mask;
+        k = skip;
+        i = 0;
+        if (all && skip) {
+            /* The last record overwritten: the next one counts from it. */
+            i = skip;
+            skip = 0;
+            if (map) {
+                start = ctr_clock_at(map, ev[i - 1].insns);
+                count0 = 0;
+                ccv = true;
+            }
+        }
     }
 
-    for (i = 0; i < n; i++) {
+    for (; i < n; i++) {
         CTRType type = riscv_cf_event_type(&ev[i]);
         uint64_t src, dst, data = type;
 

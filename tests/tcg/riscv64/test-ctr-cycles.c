@@ -363,6 +363,8 @@ static void test_batches(void)
     test_batch(14);
     test_batch(300);
     test_batch(1000);
+    /* Longer than the pipeline's buffer: drained once inside the loop. */
+    test_batch(5000);
 }
 
 static void test_sctrclr(void)
