@@ -5,11 +5,12 @@
 Usage: test-ctr-gating.py QEMU BENCH_ELF CPU
 Runs the benchmark workload with "-d op" (the TCG ops of every block as
 it is translated) and looks at what the control-flow event pipeline
-emitted.  A transfer appended to the pipeline's buffer is an inline
-store of its info word (kind 1 in bits 15:8, ctrdata.TYPE in 7:0)
-followed by the call of the drain helper taken when the buffer is full;
-a block counting retired instructions starts with the patched addition
-"add_i32 tmp,$0x0,$N".
+emitted.  An event appended to the pipeline's buffer is the call of the
+drain helper taken when the buffer is full, then inline stores ending
+with its 32-bit info word (kind 1 = transfer, 2 = block, in bits 15:8;
+ctrdata.TYPE in 7:0); a block counting retired instructions starts
+with the patched addition "add_i32 tmp,$0x0,$N".  CTR never needs
+block events.
   - CTR present but never enabled: no transfer, no counting, no helper
     (QEMU 10.2.2 emitted a helper call per branch and jump);
   - every type recorded (mode word 1): transfers including not-taken
@@ -25,7 +26,8 @@ import subprocess
 import sys
 import tempfile
 
-INFO = re.compile(r'^ st_i64 \$0x(1[0-9a-f]{2}),')
+# A constant stored into the appended slot (not into env itself).
+INFO = re.compile(r'^ st_i32 \$0x([0-9a-f]+),(?!env,)\w+,')
 COUNT = re.compile(r'^ add_i32 \w+,\$0x0,\$0x[0-9a-f]+$')
 
 
@@ -44,7 +46,7 @@ def emitted(qemu, elf, cpu, mode):
             sys.exit(f'guest failed in mode {mode} (exit {res.returncode})')
         types = []
         counting = 0
-        info = None
+        drain = False
         with open(log, encoding='utf-8', errors='replace') as f:
             for line in f:
                 if 'ctr_transfer' in line or 'ctr_add_entry' in line:
@@ -52,15 +54,20 @@ def emitted(qemu, elf, cpu, mode):
                 if COUNT.match(line):
                     counting += 1
                 m = INFO.match(line)
-                if m:
+                if 'call cf_drain' in line:
+                    if drain:
+                        sys.exit('two drain checks for one event')
+                    drain = True
+                elif m:
                     info = int(m.group(1), 16)
-                elif 'call cf_drain' in line:
-                    if info is None:
-                        sys.exit('drain call without an appended event')
+                    if not drain:
+                        sys.exit('appended event without the drain check')
+                    if info >> 8 != 1:
+                        sys.exit(f'event of kind {info >> 8}: ' + line)
                     types.append(info & 0xff)
-                    info = None
-                elif line.startswith('OP:') and info is not None:
-                    sys.exit('appended event without the drain check')
+                    drain = False
+                elif line.startswith('OP:') and drain:
+                    sys.exit('drain check without an appended event')
         return types, counting
 
 

@@ -21,11 +21,12 @@
 
 /**
  * RISCVCFEvent: one event appended by translated code
- * @src: source pc of a transfer
- * @dst: target pc of a transfer
- * @insns: RISCVCFState.insns once the transferring instruction retired
+ * @src: transfer: source pc; block: pc of its first instruction
+ * @dst: transfer: target pc; block: pc of its last retired instruction
+ * @insns: RISCVCFState.insns once the event's last instruction retired
  *         (meaningful only while some consumer needs RISCV_CF_NEED_INSNS)
- * @info: RISCV_CF_EV_* kind and the transfer type (see cflow.h)
+ * @info: RISCV_CF_EV_* kind, transfer type and flags (see cflow.h)
+ * @count: block: the number of instructions it retired
  *
  * The layout is what the inline stores of cflow-translate.c.inc write.
  */
@@ -33,7 +34,8 @@ typedef struct RISCVCFEvent {
     uint64_t src;
     uint64_t dst;
     uint64_t insns;
-    uint64_t info;
+    uint32_t info;
+    uint32_t count;
 } RISCVCFEvent;
 
 typedef struct RISCVCFConsumerOps RISCVCFConsumerOps;

@@ -125,12 +125,41 @@ void riscv_cf_reset(CPURISCVState *env)
     env->cf.insns = 0;
 }
 
+void riscv_cf_unwind_block(CPURISCVState *env, uint64_t left, bool prev_rvc)
+{
+    RISCVCFState *cf = &env->cf;
+    RISCVCFEvent *ev;
+
+    /*
+     * The block's event is the last one: it is appended when the block
+     * starts, a full buffer is drained before an append, not after, and
+     * a transfer is appended only once its instruction can no longer
+     * trap.
+     */
+    if (!cf->fill) {
+        return;
+    }
+    ev = &env->cf_buf[cf->fill / sizeof(RISCVCFEvent) - 1];
+    if (riscv_cf_event_kind(ev) != RISCV_CF_EV_BLOCK) {
+        return;
+    }
+    if (ev->count <= left) {
+        cf->fill -= sizeof(RISCVCFEvent);
+        return;
+    }
+    ev->count -= left;
+    ev->insns -= left;
+    ev->dst = env->pc - (prev_rvc ? 2 : 4);
+    ev->info = (RISCV_CF_EV_BLOCK << RISCV_CF_EV_KIND_SHIFT) |
+               (prev_rvc ? RISCV_CF_EV_LAST_RVC : 0);
+}
+
 void riscv_cf_insn_trapped(CPURISCVState *env, uintptr_t ra)
 {
 #ifdef CONFIG_TCG
     uint64_t data[INSN_START_WORDS];
 
-    if ((env->cf.tb_needs & RISCV_CF_NEED_INSNS) &&
+    if ((env->cf.tb_needs & (RISCV_CF_NEED_INSNS | RISCV_CF_NEED_BLOCKS)) &&
         cpu_unwind_state_data(env_cpu(env), ra, data)) {
         riscv_cf_unwind(env, data[2]);
     }

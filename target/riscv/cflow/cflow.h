@@ -5,9 +5,10 @@
  * One per-hart stream of control-flow events feeds every consumer of
  * control flow (CTR, the Smcntrpmf instruction count, a trace encoder):
  *
- * - translated code appends transfers (source, target, type) to a buffer
- *   in CPURISCVState with inline stores, and counts retired instructions
- *   in RISCVCFState.insns;
+ * - translated code appends executed blocks (first and last instruction,
+ *   instructions retired) and transfers (source, target, type) to a
+ *   buffer in CPURISCVState with inline stores, and counts retired
+ *   instructions in RISCVCFState.insns;
  * - the trap and xRET paths deliver traps and trap returns in C, after
  *   draining the buffer, so that consumers see one ordered stream;
  * - a privilege mode change drains the buffer before the change and
@@ -35,28 +36,55 @@
 #define RISCV_CF_NEED_TYPES         MAKE_64BIT_MASK(0, 16)
 /* Count retired instructions in RISCVCFState.insns. */
 #define RISCV_CF_NEED_INSNS         BIT(16)
-#define RISCV_CF_NEED_ALL           (RISCV_CF_NEED_TYPES | RISCV_CF_NEED_INSNS)
+/* Append an event for every block of instructions executed. */
+#define RISCV_CF_NEED_BLOCKS        BIT(17)
+#define RISCV_CF_NEED_ALL           (RISCV_CF_NEED_TYPES | \
+                                     RISCV_CF_NEED_INSNS | \
+                                     RISCV_CF_NEED_BLOCKS)
 
 /* TranslationBlock.cs_base holds the needs above this bit. */
 #define RISCV_CF_TB_SHIFT           32
 
-/* RISCVCFEvent.info: the kind in bits 15:8, the transfer type in 7:0. */
+/*
+ * RISCVCFEvent.info: the kind in bits 15:8, the transfer type in 7:0
+ * (CTRDATA_TYPE_NONE for a block), flags above.
+ *
+ * A block event is appended when the block starts to run, after the
+ * exit-request check, and describes the instructions it retires: when
+ * one of them traps, riscv_cf_unwind() cuts the event back to the
+ * instructions before it, or removes it when there are none.  Blocks
+ * follow each other without gaps in a mode: a block starts where the
+ * previous one ended, at the target of its transfer, or at the pc a trap
+ * or trap return delivered in between set.
+ */
 #define RISCV_CF_EV_KIND_SHIFT      8
+#define RISCV_CF_EV_KIND_MASK       0xff00
 #define RISCV_CF_EV_TYPE_MASK       0xff
 #define RISCV_CF_EV_TRANSFER        1
+#define RISCV_CF_EV_BLOCK           2
+/* Block: its last retired instruction is 2 bytes long (else 4). */
+#define RISCV_CF_EV_LAST_RVC        BIT(16)
 
 static inline CTRType riscv_cf_event_type(const RISCVCFEvent *ev)
 {
     return ev->info & RISCV_CF_EV_TYPE_MASK;
 }
 
+static inline unsigned riscv_cf_event_kind(const RISCVCFEvent *ev)
+{
+    return (ev->info & RISCV_CF_EV_KIND_MASK) >> RISCV_CF_EV_KIND_SHIFT;
+}
+
 /*
  * The third insn_start word carries, above the unwind flags (RISCV_UW2_*),
- * the number of instructions from this one to the end of its block when
- * the block counts retired instructions (0 otherwise).
+ * whether the instruction before this one in its block is 2 bytes long,
+ * and the number of instructions from this one to the end of its block
+ * when the block counts retired instructions or appends a block event (0
+ * otherwise).
  */
-#define RISCV_CF_UW2_LEFT_SHIFT     4
 #define RISCV_CF_UW2_FLAGS          MAKE_64BIT_MASK(0, 4)
+#define RISCV_CF_UW2_PREV_RVC       BIT(4)
+#define RISCV_CF_UW2_LEFT_SHIFT     5
 
 /* A trap as the consumers see it; the source mode is the CPU's. */
 typedef struct RISCVCFTrap {
@@ -141,11 +169,19 @@ void riscv_cf_reset(CPURISCVState *env);
  * @uw2: the third insn_start word of that instruction
  *
  * Takes back the instructions of the block from that instruction on:
- * they were counted when the block started but do not retire.
+ * they were counted when the block started but do not retire.  env->pc
+ * is the pc of that instruction.
  */
+void riscv_cf_unwind_block(CPURISCVState *env, uint64_t left, bool prev_rvc);
+
 static inline void riscv_cf_unwind(CPURISCVState *env, uint64_t uw2)
 {
-    env->cf.insns -= uw2 >> RISCV_CF_UW2_LEFT_SHIFT;
+    uint64_t left = uw2 >> RISCV_CF_UW2_LEFT_SHIFT;
+
+    env->cf.insns -= left;
+    if (left && (env->cf.tb_needs & RISCV_CF_NEED_BLOCKS)) {
+        riscv_cf_unwind_block(env, left, uw2 & RISCV_CF_UW2_PREV_RVC);
+    }
 }
 
 /**

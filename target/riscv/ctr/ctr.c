@@ -375,8 +375,9 @@ static inline uint64_t ctr_clock_at(const CTRClockMap *map, uint64_t pos)
  *
  * Events are appended only for the types some consumer needs in the
  * mode they run in, and the buffer is drained whenever those needs
- * change, so when CTR records every type the pipeline appends, every
- * event of the batch is a record and the skipped ones are not even read.
+ * change, so when CTR records every type the pipeline appends and no
+ * consumer needs block events, every event of the batch is a record and
+ * the skipped ones are not even read.
  */
 static void ctr_record_batch(CPURISCVState *env, const RISCVCFEvent *ev,
                              unsigned n, uint32_t types,
@@ -392,7 +393,8 @@ static void ctr_record_batch(CPURISCVState *env, const RISCVCFEvent *ev,
     uint64_t start = ctr->cc_start;
     uint64_t count0 = ctr->cc_count;
     bool trace = trace_event_get_state_backends(TRACE_RISCV_CTR_RECORD);
-    bool all = !(env->cf.tb_needs & RISCV_CF_NEED_TYPES & ~types);
+    bool all = !(env->cf.tb_needs & RISCV_CF_NEED_BLOCKS) &&
+               !(env->cf.tb_needs & RISCV_CF_NEED_TYPES & ~types);
     unsigned i = 0, k = 0, skip = 0;
 
     if (n > depth && !trace) {
