@@ -11,6 +11,7 @@
 #include "exec/helper-proto.h"
 #include "tcg/insn-start-words.h"
 #include "cflow/cflow.h"
+#include "trace.h"
 
 void riscv_cf_register(CPURISCVState *env, const RISCVCFConsumerOps *ops,
                        void *opaque)
@@ -164,4 +165,75 @@ void riscv_cf_insn_trapped(CPURISCVState *env, uintptr_t ra)
         riscv_cf_unwind(env, data[2]);
     }
 #endif
+}
+
+/*
+ * The event log: a consumer that turns the hart's whole event stream
+ * into the riscv_cf_* trace events.  It registers only when
+ * riscv_cf_block is enabled at startup ("-trace riscv_cf_*"), and then
+ * asks for block events and every transfer type in every mode, so that
+ * what a trace encoder or CTR is fed can be compared with QEMU's own
+ * record of execution (tests/scripts/test-cflow-log.py).
+ */
+static uint32_t cf_log_needs(CPURISCVState *env, void *opaque)
+{
+    return RISCV_CF_NEED_BLOCKS | RISCV_CF_NEED_TYPES;
+}
+
+/*
+ * Events hold pcs as env->pc does, sign-extended from 32 bits in a mode
+ * whose XLEN is 32; a batch never spans two modes.
+ */
+static void cf_log_drain(CPURISCVState *env, void *opaque,
+                         const RISCVCFEvent *ev, unsigned n)
+{
+    uint64_t mask = env->xl == MXL_RV32 ? UINT32_MAX : UINT64_MAX;
+    unsigned i;
+
+    for (i = 0; i < n; i++) {
+        if (riscv_cf_event_kind(&ev[i]) == RISCV_CF_EV_BLOCK) {
+            trace_riscv_cf_block(env->mhartid, ev[i].src & mask,
+                                 ev[i].dst & mask,
+                                 ev[i].info & RISCV_CF_EV_LAST_RVC ? 2 : 4,
+                                 ev[i].count);
+        } else {
+            trace_riscv_cf_transfer(env->mhartid, riscv_cf_event_type(&ev[i]),
+                                    ev[i].src & mask, ev[i].dst & mask);
+        }
+    }
+}
+
+static void cf_log_trap(CPURISCVState *env, void *opaque,
+                        const RISCVCFTrap *trap)
+{
+    trace_riscv_cf_trap(env->mhartid, trap->async, trap->cause, trap->tval,
+                        trap->epc, trap->handler, trap->target_priv,
+                        trap->target_virt);
+}
+
+static void cf_log_trap_return(CPURISCVState *env, void *opaque,
+                               const RISCVCFTrapReturn *ret)
+{
+    trace_riscv_cf_trap_return(env->mhartid, ret->retpc, ret->target_priv,
+                               ret->target_virt);
+}
+
+static void cf_log_mode_changed(CPURISCVState *env, void *opaque)
+{
+    trace_riscv_cf_mode(env->mhartid, env->priv, env->virt_enabled);
+}
+
+static const RISCVCFConsumerOps cf_log_consumer = {
+    .needs = cf_log_needs,
+    .drain = cf_log_drain,
+    .trap = cf_log_trap,
+    .trap_return = cf_log_trap_return,
+    .mode_changed = cf_log_mode_changed,
+};
+
+void riscv_cf_realize(RISCVCPU *cpu)
+{
+    if (trace_event_get_state_backends(TRACE_RISCV_CF_BLOCK)) {
+        riscv_cf_register(&cpu->env, &cf_log_consumer, NULL);
+    }
 }

@@ -126,6 +126,14 @@ struct RISCVCFConsumerOps {
 
 #ifndef CONFIG_USER_ONLY
 /**
+ * riscv_cf_realize: set up the pipeline of a hart being realized
+ * @cpu: the hart
+ *
+ * Registers the event log consumer when its trace events are enabled.
+ */
+void riscv_cf_realize(RISCVCPU *cpu);
+
+/**
  * riscv_cf_register: add a consumer to a hart
  * @env: CPU state
  * @ops: the consumer's hooks

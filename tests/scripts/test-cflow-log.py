@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Block events of the control-flow pipeline against QEMU's own record.
+
+Usage: test-cflow-log.py QEMU ELF CPU [QEMU ARGUMENTS...]
+
+Runs the guest once with the pipeline's event log on (-trace riscv_cf_*,
+target/riscv/cflow/cflow.c) and, in the same run, QEMU's own record of
+what it translated and executed (-d in_asm,exec,nochain,int):
+  - "IN:" lists the instructions of each block as it is translated; the
+    next "Trace" or "Stopped" line names its host address;
+  - each "Trace N: HOST [...]" line is one entry into a block, undone by
+    a "Stopped execution of TB chain before HOST" right after it;
+  - a "riscv_cpu_do_interrupt: ... async:0 ... epc:E" line is an
+    exception: the instructions of the last block from E on did not
+    retire (an ecall or ebreak does not either: it traps);
+  - "cpu_io_recompile: rewound execution of TB to A": the block stopped
+    before A (icount, I/O in the middle of a block).
+Every block event (first pc, last pc, size of the last instruction,
+instruction count) must equal the block built from that record, in the
+same order, up to the end of the run (the final events may still be
+buffered when the guest's finisher stops QEMU).  A transfer event must
+leave from the last instruction of the block before it and, when a block
+follows, arrive at its first instruction.  Prints the first divergence
+with the events around it.
+"""
+
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+IN_INSN = re.compile(r'^0x([0-9a-f]+):  ([0-9a-f]+) ')
+TRACE = re.compile(r'^Trace \d+: (0x[0-9a-f]+) \[')
+STOP = re.compile(r'^Stopped execution of TB chain before (0x[0-9a-f]+) ')
+EXCP = re.compile(r'riscv_cpu_do_interrupt: hart:\d+, async:0, '
+                  r'cause:[0-9a-f]+, epc:0x([0-9a-f]+)')
+REWOUND = re.compile(r'cpu_io_recompile: rewound execution of TB to '
+                     r'([0-9a-f]+)')
+BLOCK = re.compile(r'riscv_cf_block hart \d+: block 0x([0-9a-f]+)\.\.'
+                   r'0x([0-9a-f]+) last (\d) bytes, (\d+) insns')
+XFER = re.compile(r'riscv_cf_transfer hart \d+: transfer type (\d+) '
+                  r'0x([0-9a-f]+) -> 0x([0-9a-f]+)')
+EVENT = re.compile(r'riscv_cf_(trap|trap_return|mode) ')
+
+# The final events can be left in the buffer, and the spin loop after the
+# finisher's store runs a varying number of times.
+TAIL = 64
+
+
+def cut(block, pc):
+    """Drop the instructions of @block from @pc on, if @pc is in it."""
+    pcs = [p for p, _ in block['insns']]
+    if pc not in pcs and pc >> 31 == 0x1ffffffff:
+        pc &= 0xffffffff    # -d int prints a 32-bit epc sign-extended
+    if pc in pcs and not block['cut']:
+        del block['insns'][pcs.index(pc):]
+        block['cut'] = True
+
+
+def parse(log):
+    """Return (blocks from QEMU's record, pipeline events)."""
+    listing = None
+    pending = None
+    known = {}
+    executed = []
+    events = []
+    with open(log, encoding='utf-8', errors='replace') as f:
+        for line in f:
+            if line.startswith('IN:'):
+                listing = []
+                continue
+            m = IN_INSN.match(line)
+            if m and listing is not None:
+                listing.append((int(m.group(1), 16), len(m.group(2)) // 2))
+                continue
+            if listing is not None:
+                pending, listing = listing, None
+            m = TRACE.match(line)
+            if m:
+                host = m.group(1)
+                if pending is not None:
+                    known[host] = pending
+                    pending = None
+                executed.append({'host': host, 'insns': list(known[host]),
+                                 'cut': False})
+                continue
+            m = STOP.match(line)
+            if m:
+                if pending is not None:
+                    known[m.group(1)] = pending
+                    pending = None
+                if executed and executed[-1]['host'] == m.group(1):
+                    executed.pop()
+                continue
+            m = EXCP.search(line)
+            if m and executed:
+                cut(executed[-1], int(m.group(1), 16))
+                continue
+            m = REWOUND.search(line)
+            if m and executed:
+                cut(executed[-1], int(m.group(1), 16))
+                continue
+            m = BLOCK.search(line)
+            if m:
+                events.append(('block', int(m.group(1), 16),
+                               int(m.group(2), 16), int(m.group(3)),
+                               int(m.group(4))))
+                continue
+            m = XFER.search(line)
+            if m:
+                events.append(('transfer', int(m.group(1)),
+                               int(m.group(2), 16), int(m.group(3), 16)))
+                continue
+            m = EVENT.search(line)
+            if m:
+                events.append((m.group(1),))
+    truth = [('block', b['insns'][0][0], b['insns'][-1][0],
+              b['insns'][-1][1], len(b['insns']))
+             for b in executed if b['insns']]
+    return truth, events
+
+
+
+def show(ev):
+    if ev[0] == 'block':
+        return (f'block 0x{ev[1]:x}..0x{ev[2]:x} last {ev[3]} bytes, '
+                f'{ev[4]} insns')
+    if ev[0] == 'transfer':
+        return f'transfer type {ev[1]} 0x{ev[2]:x} -> 0x{ev[3]:x}'
+    return ev[0]
+
+
+def main():
+    if len(sys.argv) < 4:
+        sys.exit(__doc__)
+    qemu, elf, cpu = sys.argv[1:4]
+    with tempfile.TemporaryDirectory() as tmp:
+        log = os.path.join(tmp, 'cflow.log')
+        cmd = [qemu, '-M', 'virt', '-bios', 'none', '-display', 'none',
+               '-monitor', 'none', '-serial', 'null', '-no-reboot',
+               '-cpu', cpu, '-kernel', elf] + sys.argv[4:] + \
+              ['-d', 'trace:riscv_cf_*,in_asm,exec,nochain,int', '-D', log]
+        res = subprocess.run(cmd, timeout=600, check=False)
+        if res.returncode != 0:
+            sys.exit(f'guest failed (exit {res.returncode}): {cmd}')
+        truth, events = parse(log)
+
+    blocks = [e for e in events if e[0] == 'block']
+    if not blocks:
+        sys.exit('no block events: is the riscv_cf_block trace event on?')
+    for i, (got, want) in enumerate(zip(blocks, truth)):
+        if got != want:
+            print(f'block {i} differs:')
+            for j in range(max(0, i - 5), min(len(truth), i + 3)):
+                mark = '>' if j == i else ' '
+                got_j = show(blocks[j]) if j < len(blocks) else '(none)'
+                print(f' {mark} QEMU executed {show(truth[j])}\n'
+                      f'   pipeline      {got_j}')
+            sys.exit(1)
+    if len(blocks) + TAIL < len(truth) or len(blocks) > len(truth):
+        sys.exit(f'{len(blocks)} block events for {len(truth)} blocks '
+                 'executed')
+
+    last = None
+    for i, ev in enumerate(events):
+        if ev[0] == 'transfer':
+            if last is None or last[0] != 'block' or ev[2] != last[2]:
+                sys.exit(f'event {i}: {show(ev)} does not leave from the '
+                         f'last instruction of the block before it '
+                         f'({show(last) if last else "none"})')
+            nxt = events[i + 1] if i + 1 < len(events) else None
+            if nxt and nxt[0] == 'block' and nxt[1] != ev[3]:
+                sys.exit(f'event {i}: {show(ev)} is followed by {show(nxt)}')
+        last = ev
+    transfers = sum(1 for e in events if e[0] == 'transfer')
+    print(f'{len(blocks)} block events equal QEMU\'s record of '
+          f'{len(truth)} executed blocks '
+          f'({sum(b[4] for b in blocks)} instructions); '
+          f'{transfers} transfers consistent with them')
+
+
+if __name__ == '__main__':
+    main()
