@@ -364,6 +364,12 @@ static inline uint64_t ctr_clock_at(const CTRClockMap *map, uint64_t pos)
     return hi >> 32 || t > map->now || t < map->time ? map->now : t;
 }
 
+/* A transfer of a type CTR records (a block event never is one). */
+static inline bool ctr_is_record(const RISCVCFEvent *ev, uint32_t types)
+{
+    return types & CTR_TYPE_BIT(riscv_cf_event_type(ev));
+}
+
 /*
  * Record a batch of transfers without RAS emulation, the common case.
  * Only the last sctrdepth records of a batch survive in the buffer: the
@@ -402,23 +408,32 @@ static void ctr_record_batch(CPURISCVState *env, const RISCVCFEvent *ev,
             k = n;
         } else {
             for (i = 0; i < n; i++) {
-                k += !!(types & CTR_TYPE_BIT(riscv_cf_event_type(&ev[i])));
+                k += ctr_is_record(&ev[i], types);
             }
         }
         skip = k > depth ? k - depth : 0;
-        wrptr = (wrptr + skip) & mask;
-        k = skip;
         i = 0;
-        if (all && skip) {
-            /* The last record overwritten: the next one counts from it. */
-            i = skip;
-            skip = 0;
-            if (map) {
-                start = ctr_clock_at(map, ev[i - 1].insns);
-                count0 = 0;
-                ccv = true;
+    }
+    if (skip) {
+        /* Index of the last record overwritten: the next counts from it. */
+        unsigned last = skip - 1;
+
+        if (!all) {
+            for (last = 0, k = 0;; last++) {
+                k += ctr_is_record(&ev[last], types);
+                if (k == skip) {
+                    break;
+                }
             }
         }
+        wrptr = (wrptr + skip) & mask;
+        if (map) {
+            start = ctr_clock_at(map, ev[last].insns);
+            count0 = 0;
+            ccv = true;
+        }
+        k = skip;
+        i = last + 1;
     }
 
     for (; i < n; i++) {
@@ -426,15 +441,6 @@ static void ctr_record_batch(CPURISCVState *env, const RISCVCFEvent *ev,
         uint64_t src, dst, data = type;
 
         if (!(types & CTR_TYPE_BIT(type))) {
-            continue;
-        }
-        if (skip) {
-            if (--skip == 0 && map) {
-                /* The last record overwritten: the next one counts from it. */
-                start = ctr_clock_at(map, ev[i].insns);
-                count0 = 0;
-                ccv = true;
-            }
             continue;
         }
         src = ev[i].src;
