@@ -1,0 +1,419 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * E-Trace 2.0 branch trace encoder algorithm (see etrace-enc.h).
+ *
+ * etrace_enc_decide() follows the decision order of the reference
+ * algorithm (exampleAlgorithm.adoc, fig:algo) with the flag definitions
+ * of its legend.  Departures, each one where the normative text of the
+ * spec says otherwise:
+ *
+ * - trap returns (itype 3) are uninferable discontinuities, as the
+ *   decoder pseudo-code (decoder.adoc) treats them: an xRET that does not
+ *   change privilege must still report its target;
+ * - an exception on the first traced instruction is reported like one at
+ *   the target of an uninferable discontinuity, with thaddr = 0 and the
+ *   EPC, then the handler in a format 3.0 (payload.adoc, sec:thaddr);
+ * - a row that did not retire (exception-only) is never reported as an
+ *   instruction: it causes at most that format 3.1 with thaddr = 0, and
+ *   a resync that falls due there is made by the trap packet of the
+ *   handler, which resets the resync counter anyway.
+ */
+
+#include "qemu/osdep.h"
+#include "hw/riscv/etrace-enc.h"
+
+static bool itype_is_exception(uint8_t itype)
+{
+    return itype == ETRACE_ITYPE_EXCEPTION || itype == ETRACE_ITYPE_INTERRUPT;
+}
+
+/* Uninferable PC discontinuities (no implicit return, 4-bit itype). */
+static bool itype_is_updiscon(uint8_t itype)
+{
+    switch (itype) {
+    case ETRACE_ITYPE_TRAP_RETURN:
+    case ETRACE_ITYPE_UNINF_CALL:
+    case ETRACE_ITYPE_UNINF_JUMP:
+    case ETRACE_ITYPE_CO_SWAP:
+    case ETRACE_ITYPE_RETURN:
+    case ETRACE_ITYPE_OTHER_UNINF:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static uint32_t resync_max(const ETraceEnc *e)
+{
+    return 1u << (e->cfg.sync_max + 4);
+}
+
+/* Resync FSM state 2 with branches to flush: send them first. */
+static bool resync_br(const ETraceEnc *e)
+{
+    switch (e->cfg.sync_mode) {
+    case ETRACE_SYNC_MODE_PACKETS:
+        return e->resync_count == resync_max(e) && e->branches;
+    case ETRACE_SYNC_MODE_HALFWORDS:
+        return e->resync_count >= resync_max(e) && !e->resync_flushed &&
+               e->branches;
+    default:
+        return false;
+    }
+}
+
+/* Resync FSM state 3: a format 3.0 is due. */
+static bool resync_exceeded(const ETraceEnc *e)
+{
+    switch (e->cfg.sync_mode) {
+    case ETRACE_SYNC_MODE_PACKETS:
+        return e->resync_count > resync_max(e);
+    case ETRACE_SYNC_MODE_HALFWORDS:
+        return e->resync_count >= resync_max(e) &&
+               (e->resync_flushed || !e->branches);
+    default:
+        return false;
+    }
+}
+
+/* A format 1/2 sent now is followed by a resync format 3.0. */
+static bool resync_next(const ETraceEnc *e)
+{
+    switch (e->cfg.sync_mode) {
+    case ETRACE_SYNC_MODE_PACKETS:
+        return e->resync_count == resync_max(e);
+    case ETRACE_SYNC_MODE_HALFWORDS:
+        return e->resync_count >= resync_max(e);
+    default:
+        return false;
+    }
+}
+
+static void send_packet(ETraceEnc *e, const ETraceTeInst *t)
+{
+    e->branches = 0;
+    e->branch_map = 0;
+    if (e->cfg.sync_mode == ETRACE_SYNC_MODE_PACKETS) {
+        e->resync_count++;
+    }
+    e->emit(e->opaque, t);
+}
+
+static uint64_t address_field(const ETraceEnc *e, uint64_t addr, bool diff)
+{
+    const ETraceParams *p = &e->cfg.params;
+    unsigned bits = p->iaddress_width - p->iaddress_lsb;
+    uint64_t v;
+
+    if (diff) {
+        v = (int64_t)(addr - e->last_addr) >> p->iaddress_lsb;
+    } else {
+        v = addr >> p->iaddress_lsb;
+    }
+    return bits < 64 ? v & ((UINT64_C(1) << bits) - 1) : v;
+}
+
+static void send_support(ETraceEnc *e, bool ienable, uint8_t qual_status)
+{
+    ETraceTeInst t = {
+        .format = ETRACE_FMT_SYNC,
+        .subformat = ETRACE_SYNC_SUPPORT,
+        .ienable = ienable,
+        .encoder_mode = 0,
+        .qual_status = qual_status,
+        .ioptions = e->cfg.full_address ? ETRACE_IOPT_FULL_ADDRESS : 0,
+    };
+
+    send_packet(e, &t);
+}
+
+static void sync_done(ETraceEnc *e, uint64_t addr)
+{
+    e->last_addr = addr;
+    e->resync_count = 0;
+    e->resync_flushed = false;
+}
+
+static void send_start(ETraceEnc *e, const ETraceRow *r)
+{
+    ETraceTeInst t = {
+        .format = ETRACE_FMT_SYNC,
+        .subformat = ETRACE_SYNC_START,
+        .branch = r->itype != ETRACE_ITYPE_T_BRANCH,
+        .privilege = r->priv,
+        .address = address_field(e, r->addr, false),
+    };
+
+    e->trap_reported = false;
+    send_packet(e, &t);
+    sync_done(e, r->addr);
+    e->cur_reported = true;
+}
+
+/* @r is reported with the trap of @exc. */
+static void send_trap(ETraceEnc *e, const ETraceRow *r,
+                      const ETraceRow *exc, bool thaddr)
+{
+    ETraceTeInst t = {
+        .format = ETRACE_FMT_SYNC,
+        .subformat = ETRACE_SYNC_TRAP,
+        .branch = r->itype != ETRACE_ITYPE_T_BRANCH,
+        .privilege = r->priv,
+        .ecause = exc->ecause & ((1u << e->cfg.params.ecause_width) - 1),
+        .interrupt = exc->itype == ETRACE_ITYPE_INTERRUPT,
+        .thaddr = thaddr,
+        .address = address_field(e, r->addr, false),
+        .tval = exc->tval,
+    };
+
+    send_packet(e, &t);
+    sync_done(e, r->addr);
+    e->cur_reported = thaddr;
+}
+
+static void send_branch(ETraceEnc *e, const ETraceRow *r, bool updiscon,
+                        bool because_updiscon)
+{
+    ETraceTeInst t = {
+        .format = e->branches ? ETRACE_FMT_BRANCH : ETRACE_FMT_ADDR,
+        .branches = e->branches,
+        .branch_map = e->branch_map,
+        .address = address_field(e, r->addr, !e->cfg.full_address),
+    };
+
+    etrace_set_status_bits(&t, &e->cfg.params, false, updiscon, false);
+    send_packet(e, &t);
+    e->last_addr = r->addr;
+    e->cur_reported = true;
+    e->cur_reported_updiscon = because_updiscon;
+}
+
+static void send_branch_map(ETraceEnc *e)
+{
+    ETraceTeInst t = {
+        .format = ETRACE_FMT_BRANCH,
+        .branches = 0,
+        .branch_map = e->branch_map,
+    };
+
+    send_packet(e, &t);
+}
+
+/*
+ * Decide what to send for the held row @cur, given the row before it
+ * (unless this is the first traced row) and the row after it (NULL when
+ * tracing stops after @cur).
+ */
+static void etrace_enc_decide(ETraceEnc *e, const ETraceRow *next)
+{
+    const ETraceRow *cur = &e->cur;
+    const ETraceRow *prev = e->have_prev ? &e->prev : NULL;
+    bool first = !prev;
+    bool prev_exception = prev && itype_is_exception(prev->itype);
+    bool prev_updiscon = prev && itype_is_updiscon(prev->itype);
+    bool next_exception = next && itype_is_exception(next->itype);
+    bool next_exc_only = next && next_exception && !next->retired;
+    uint8_t next_priv = next ? next->priv : cur->priv;
+    bool trap_reported = e->trap_reported;
+
+    e->cur_reported = false;
+    e->cur_reported_updiscon = false;
+    if (cur->middle) {
+        return;
+    }
+
+    if (cur->itype == ETRACE_ITYPE_NT_BRANCH ||
+        cur->itype == ETRACE_ITYPE_T_BRANCH) {
+        if (cur->itype == ETRACE_ITYPE_NT_BRANCH) {
+            e->branch_map |= 1u << e->branches;
+        }
+        e->branches++;
+    }
+
+    /* The resync timer in half-word mode moves at the end of a block. */
+    e->halfwords_pending += cur->halfwords;
+    if (e->cfg.sync_mode == ETRACE_SYNC_MODE_HALFWORDS &&
+        (cur->itype != ETRACE_ITYPE_NONE || !cur->retired)) {
+        e->resync_count = MIN((uint64_t)e->resync_count +
+                              e->halfwords_pending, UINT32_MAX);
+        e->halfwords_pending = 0;
+    }
+
+    e->trap_reported = false;
+
+    /* The first instruction of a trap handler, or a second trap. */
+    if (prev_exception) {
+        if (!cur->retired) {
+            send_trap(e, cur, prev, false);
+            e->trap_reported = next_exception;
+        } else if (trap_reported) {
+            send_start(e, cur);
+        } else {
+            send_trap(e, cur, prev, true);
+        }
+        return;
+    }
+
+    /* A trap before anything retired: its address is known only here. */
+    if (!cur->retired) {
+        if (first || prev_updiscon) {
+            send_trap(e, cur, cur, false);
+            e->trap_reported = true;
+        }
+        return;
+    }
+
+    if (first || cur->priv != prev->priv || resync_exceeded(e)) {
+        send_start(e, cur);
+        return;
+    }
+
+    if (prev_updiscon) {
+        send_branch(e, cur, next_exception || next_priv != cur->priv ||
+                    resync_next(e), true);
+        return;
+    }
+
+    if (resync_br(e)) {
+        e->resync_flushed = true;
+        send_branch(e, cur, false, false);
+        return;
+    }
+
+    if (itype_is_exception(cur->itype) || next_exc_only ||
+        (e->branches && next_priv != cur->priv)) {
+        send_branch(e, cur, false, false);
+        return;
+    }
+
+    if (e->branches == ETRACE_MAX_BRANCHES) {
+        send_branch_map(e);
+    }
+}
+
+void etrace_enc_init(ETraceEnc *e, const ETraceEncConfig *cfg,
+                     ETraceEmitFn *emit, void *opaque)
+{
+    memset(e, 0, sizeof(*e));
+    e->cfg = *cfg;
+    e->emit = emit;
+    e->opaque = opaque;
+}
+
+static void etrace_enc_reset_pipeline(ETraceEnc *e)
+{
+    e->have_prev = false;
+    e->have_cur = false;
+    e->branches = 0;
+    e->branch_map = 0;
+    e->resync_count = 0;
+    e->halfwords_pending = 0;
+    e->resync_flushed = false;
+    e->trap_reported = false;
+}
+
+void etrace_enc_start(ETraceEnc *e)
+{
+    etrace_enc_reset_pipeline(e);
+    e->running = true;
+    send_support(e, true, ETRACE_QUAL_NO_CHANGE);
+}
+
+void etrace_enc_stop(ETraceEnc *e, bool ienable)
+{
+    uint8_t qual = ETRACE_QUAL_ENDED_REP;
+
+    if (!e->running) {
+        return;
+    }
+    if (e->have_cur) {
+        etrace_enc_decide(e, NULL);
+        if (e->cur.retired && !e->cur_reported) {
+            send_branch(e, &e->cur, false, false);
+        } else if (e->cur_reported_updiscon) {
+            qual = ETRACE_QUAL_ENDED_NTR;
+        }
+    }
+    send_support(e, ienable, qual);
+    etrace_enc_reset_pipeline(e);
+    e->running = false;
+}
+
+void etrace_enc_lost(ETraceEnc *e)
+{
+    if (!e->running) {
+        return;
+    }
+    e->have_prev = false;
+    e->branches = 0;
+    e->branch_map = 0;
+    e->trap_reported = false;
+    send_support(e, true, ETRACE_QUAL_TRACE_LOST);
+}
+
+void etrace_enc_row(ETraceEnc *e, const ETraceRow *r)
+{
+    if (e->have_cur) {
+        etrace_enc_decide(e, r);
+        e->prev = e->cur;
+        e->have_prev = true;
+    }
+    e->cur = *r;
+    e->have_cur = true;
+}
+
+void etrace_enc_block(ETraceEnc *e, uint64_t first, unsigned first_size,
+                      uint64_t last, unsigned last_size, uint32_t count,
+                      uint8_t priv)
+{
+    ETraceRow r = {
+        .addr = first,
+        .itype = ETRACE_ITYPE_NONE,
+        .priv = priv,
+        .retired = true,
+    };
+    uint32_t halfwords = (last - first + last_size) / 2;
+
+    if (count == 1) {
+        r.halfwords = halfwords;
+        etrace_enc_row(e, &r);
+        return;
+    }
+    etrace_enc_row(e, &r);
+    if (count > 2) {
+        r.addr = first + first_size;
+        etrace_enc_row(e, &r);
+        if (count > 3) {
+            r.middle = true;
+            etrace_enc_row(e, &r);
+            r.middle = false;
+        }
+    }
+    r.addr = last;
+    r.halfwords = halfwords;
+    etrace_enc_row(e, &r);
+}
+
+void etrace_enc_set_itype(ETraceEnc *e, uint64_t addr, uint8_t itype)
+{
+    if (e->have_cur && e->cur.retired && e->cur.addr == addr) {
+        e->cur.itype = itype;
+    }
+}
+
+void etrace_enc_trap(ETraceEnc *e, bool interrupt, uint8_t ecause,
+                     uint64_t tval, uint64_t epc, unsigned size,
+                     uint8_t priv)
+{
+    ETraceRow r = {
+        .addr = epc,
+        .tval = tval,
+        .halfwords = size / 2,
+        .itype = interrupt ? ETRACE_ITYPE_INTERRUPT : ETRACE_ITYPE_EXCEPTION,
+        .priv = priv,
+        .ecause = ecause,
+        .retired = size != 0,
+    };
+
+    etrace_enc_row(e, &r);
+}

@@ -1,0 +1,252 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * E-Trace 2.0 te_inst packets: bit packing, sign compression, parsing,
+ * and Encapsulation 1.0 framing.
+ */
+
+#include "qemu/osdep.h"
+#include "hw/riscv/etrace.h"
+
+static void bits_put(ETraceBits *b, uint64_t value, unsigned width)
+{
+    unsigned i;
+
+    assert(b->len + width <= ETRACE_BITS_MAX);
+    for (i = 0; i < width; i++, b->len++) {
+        uint8_t mask = 1u << (b->len % 8);
+
+        if ((value >> i) & 1) {
+            b->data[b->len / 8] |= mask;
+        } else {
+            b->data[b->len / 8] &= ~mask;
+        }
+    }
+}
+
+static bool bit_at(const uint8_t *data, unsigned pos)
+{
+    return (data[pos / 8] >> (pos % 8)) & 1;
+}
+
+unsigned etrace_map_bits(unsigned branches)
+{
+    if (branches == 0 || branches > 15) {
+        return 31;
+    }
+    if (branches > 7) {
+        return 15;
+    }
+    if (branches > 3) {
+        return 7;
+    }
+    return branches > 1 ? 3 : 1;
+}
+
+static unsigned address_bits(const ETraceParams *p)
+{
+    return p->iaddress_width - p->iaddress_lsb;
+}
+
+void etrace_set_status_bits(ETraceTeInst *t, const ETraceParams *p,
+                            bool notify, bool updiscon, bool irreport)
+{
+    bool msb = (t->address >> (address_bits(p) - 1)) & 1;
+
+    t->notify = msb ^ notify;
+    t->updiscon = t->notify ^ updiscon;
+    t->irreport = t->updiscon ^ irreport;
+}
+
+static void pack_address_tail(ETraceBits *b, const ETraceParams *p,
+                              const ETraceTeInst *t)
+{
+    bits_put(b, t->address, address_bits(p));
+    bits_put(b, t->notify, 1);
+    bits_put(b, t->updiscon, 1);
+    bits_put(b, t->irreport, 1);
+    /* irdepth: no return stack, no call counter, so 0 bits */
+}
+
+void etrace_te_inst_pack(ETraceBits *b, const ETraceParams *p,
+                         const ETraceTeInst *t)
+{
+    unsigned i;
+    bool sign;
+
+    b->len = 0;
+    bits_put(b, t->format, 2);
+    switch (t->format) {
+    case ETRACE_FMT_BRANCH:
+        bits_put(b, t->branches, 5);
+        bits_put(b, t->branch_map, etrace_map_bits(t->branches));
+        if (t->branches) {
+            pack_address_tail(b, p, t);
+        }
+        break;
+    case ETRACE_FMT_ADDR:
+        pack_address_tail(b, p, t);
+        break;
+    case ETRACE_FMT_SYNC:
+        bits_put(b, t->subformat, 2);
+        if (t->subformat == ETRACE_SYNC_SUPPORT) {
+            bits_put(b, t->ienable, 1);
+            bits_put(b, t->encoder_mode, ETRACE_ENCODER_MODE_BITS);
+            bits_put(b, t->qual_status, 2);
+            bits_put(b, t->ioptions, ETRACE_IOPTIONS_BITS);
+            bits_put(b, t->denable, 1);
+            bits_put(b, t->dloss, 1);
+            bits_put(b, t->doptions, ETRACE_DOPTIONS_BITS);
+            break;
+        }
+        assert(t->subformat == ETRACE_SYNC_START ||
+               t->subformat == ETRACE_SYNC_TRAP);
+        bits_put(b, t->branch, 1);
+        bits_put(b, t->privilege, p->privilege_width);
+        /* no time, no context */
+        if (t->subformat == ETRACE_SYNC_TRAP) {
+            bits_put(b, t->ecause, p->ecause_width);
+            bits_put(b, t->interrupt, 1);
+            bits_put(b, t->thaddr, 1);
+        }
+        bits_put(b, t->address, address_bits(p));
+        if (t->subformat == ETRACE_SYNC_TRAP && !t->interrupt) {
+            bits_put(b, t->tval, p->iaddress_width);
+        }
+        break;
+    default:
+        g_assert_not_reached();
+    }
+
+    /* Sign-extend to the end of the buffer: any prefix is padded right. */
+    sign = bit_at(b->data, b->len - 1);
+    for (i = b->len; i % 8; i++) {
+        if (sign) {
+            b->data[i / 8] |= 1u << (i % 8);
+        } else {
+            b->data[i / 8] &= ~(1u << (i % 8));
+        }
+    }
+    memset(&b->data[i / 8], sign ? 0xff : 0, sizeof(b->data) - i / 8);
+}
+
+unsigned etrace_compressed_bits(const ETraceBits *b)
+{
+    bool sign = bit_at(b->data, b->len - 1);
+    unsigned n = b->len - 1;
+
+    while (n > 0 && bit_at(b->data, n - 1) == sign) {
+        n--;
+    }
+    return n + 1;
+}
+
+/* A field at @pos; bits past @nbits repeat bit @nbits - 1. */
+static uint64_t bits_get(const uint8_t *data, unsigned nbits, unsigned *pos,
+                         unsigned width)
+{
+    uint64_t v = 0;
+    unsigned i;
+
+    for (i = 0; i < width; i++) {
+        unsigned at = MIN(*pos + i, nbits - 1);
+
+        v |= (uint64_t)bit_at(data, at) << i;
+    }
+    *pos += width;
+    return v;
+}
+
+static void unpack_address_tail(ETraceTeInst *t, const ETraceParams *p,
+                                const uint8_t *d, unsigned n, unsigned *pos)
+{
+    t->address = bits_get(d, n, pos, address_bits(p));
+    t->notify = bits_get(d, n, pos, 1);
+    t->updiscon = bits_get(d, n, pos, 1);
+    t->irreport = bits_get(d, n, pos, 1);
+}
+
+bool etrace_te_inst_unpack(ETraceTeInst *t, const ETraceParams *p,
+                           const uint8_t *payload, unsigned len)
+{
+    unsigned n = len * 8;
+    unsigned pos = 0;
+
+    memset(t, 0, sizeof(*t));
+    if (!len) {
+        return false;
+    }
+    t->format = bits_get(payload, n, &pos, 2);
+    switch (t->format) {
+    case ETRACE_FMT_BRANCH:
+        t->branches = bits_get(payload, n, &pos, 5);
+        t->branch_map = bits_get(payload, n, &pos,
+                                 etrace_map_bits(t->branches));
+        if (t->branches) {
+            unpack_address_tail(t, p, payload, n, &pos);
+        }
+        return true;
+    case ETRACE_FMT_ADDR:
+        unpack_address_tail(t, p, payload, n, &pos);
+        return true;
+    case ETRACE_FMT_SYNC:
+        t->subformat = bits_get(payload, n, &pos, 2);
+        if (t->subformat == ETRACE_SYNC_SUPPORT) {
+            t->ienable = bits_get(payload, n, &pos, 1);
+            t->encoder_mode = bits_get(payload, n, &pos,
+                                       ETRACE_ENCODER_MODE_BITS);
+            t->qual_status = bits_get(payload, n, &pos, 2);
+            t->ioptions = bits_get(payload, n, &pos, ETRACE_IOPTIONS_BITS);
+            t->denable = bits_get(payload, n, &pos, 1);
+            t->dloss = bits_get(payload, n, &pos, 1);
+            t->doptions = bits_get(payload, n, &pos, ETRACE_DOPTIONS_BITS);
+            return true;
+        }
+        if (t->subformat == ETRACE_SYNC_CONTEXT) {
+            return false;
+        }
+        t->branch = bits_get(payload, n, &pos, 1);
+        t->privilege = bits_get(payload, n, &pos, p->privilege_width);
+        if (t->subformat == ETRACE_SYNC_TRAP) {
+            t->ecause = bits_get(payload, n, &pos, p->ecause_width);
+            t->interrupt = bits_get(payload, n, &pos, 1);
+            t->thaddr = bits_get(payload, n, &pos, 1);
+        }
+        t->address = bits_get(payload, n, &pos, address_bits(p));
+        if (t->subformat == ETRACE_SYNC_TRAP && !t->interrupt) {
+            t->tval = bits_get(payload, n, &pos, p->iaddress_width);
+        }
+        return true;
+    default:
+        return false;
+    }
+}
+
+unsigned etrace_encap(uint8_t *out, const ETraceEncap *e,
+                      const ETraceBits *b)
+{
+    unsigned whole = e->srcid_bits / 8;
+    unsigned shift = e->srcid_bits % 8;
+    unsigned length = DIV_ROUND_UP(etrace_compressed_bits(b) + shift, 8);
+    uint8_t *p = out + 1;
+    unsigned i;
+
+    assert(length <= ETRACE_PAYLOAD_MAX_BYTES);
+    out[0] = length | (e->flow & 3) << 5;
+    for (i = 0; i < whole; i++) {
+        *p++ = e->srcid >> (8 * i);
+    }
+    if (!shift) {
+        memcpy(p, b->data, length);
+    } else {
+        uint8_t low = (e->srcid >> (8 * whole)) & ((1u << shift) - 1);
+
+        /* Payload bits move up by @shift, after the srcID's last bits. */
+        for (i = 0; i < length; i++) {
+            uint8_t cur = b->data[i] << shift;
+            uint8_t prev = i ? b->data[i - 1] >> (8 - shift) : low;
+
+            p[i] = cur | prev;
+        }
+    }
+    return 1 + whole + length;
+}

@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * E-Trace 2.0 branch trace encoder algorithm.
+ *
+ * Turns a hart's retired instructions, given as blocks in the manner of
+ * the spec's multiple-retirement ingress port, into the te_inst packets
+ * of the reference compressed branch trace algorithm
+ * (exampleAlgorithm.adoc), packet for packet.  Independent of QEMU's CPU
+ * and device models, so that host unit tests can drive it.
+ *
+ * Every instruction the algorithm looks at is a "row": a retired
+ * instruction, or a trap reported before anything retired at its address
+ * (an "exception-only" row).  The algorithm decides what to send for a
+ * row from the row before and the row after it, so the last row given is
+ * held until the next arrives, the trace stops or packets are lost.  Of
+ * a block of sequential instructions only the first, the second and the
+ * last can cause a packet; the others are passed over (the spec's
+ * "multiple retirement considerations").
+ *
+ * Where the spec's normative text and the reference encoder model
+ * disagree, the normative text wins; docs/specs/riscv-trace.rst lists
+ * the cases.
+ */
+#ifndef HW_RISCV_ETRACE_ENC_H
+#define HW_RISCV_ETRACE_ENC_H
+
+#include "hw/riscv/etrace.h"
+
+/* trTeInstSyncMode values this encoder implements. */
+#define ETRACE_SYNC_MODE_OFF        0
+#define ETRACE_SYNC_MODE_PACKETS    1
+#define ETRACE_SYNC_MODE_HALFWORDS  3
+
+/**
+ * ETraceEncConfig: run-time options
+ * @params: field widths
+ * @full_address: send full addresses in formats 1 and 2
+ *                (trTeInstNoAddrDiff)
+ * @sync_mode: ETRACE_SYNC_MODE_*
+ * @sync_max: trTeInstSyncMax: resync after 2^(sync_max + 4) units
+ */
+typedef struct ETraceEncConfig {
+    ETraceParams params;
+    bool full_address;
+    uint8_t sync_mode;
+    uint8_t sync_max;
+} ETraceEncConfig;
+
+/* Receives each packet the encoder makes, in order. */
+typedef void ETraceEmitFn(void *opaque, const ETraceTeInst *t);
+
+/**
+ * ETraceRow: one instruction as the algorithm sees it
+ * @addr: its address; for an exception-only row, the EPC
+ * @itype: ETRACE_ITYPE_*: what the instruction did (1 or 2 for a trap)
+ * @priv: ETRACE_PRIV_* it ran in, or trapped from
+ * @retired: false for an exception-only row
+ * @middle: stands for instructions in the middle of a block, which never
+ *          cause a packet (@addr is not meaningful)
+ * @halfwords: half-words retired that this row accounts for in
+ *             half-word resync mode
+ * @ecause, @tval: the trap of an itype 1 or 2 row
+ */
+typedef struct ETraceRow {
+    uint64_t addr;
+    uint64_t tval;
+    uint32_t halfwords;
+    uint8_t itype;
+    uint8_t priv;
+    uint8_t ecause;
+    bool retired;
+    bool middle;
+} ETraceRow;
+
+typedef struct ETraceEnc {
+    ETraceEncConfig cfg;
+    ETraceEmitFn *emit;
+    void *opaque;
+
+    /* The pipeline: @cur waits for the next row to be decided. */
+    ETraceRow prev;
+    ETraceRow cur;
+    bool have_prev;             /* prev is qualified */
+    bool have_cur;
+    bool running;               /* between start and stop */
+
+    /* Branches not yet reported; bit 0 is the oldest, 1 = not taken. */
+    uint32_t branch_map;
+    uint8_t branches;
+
+    /* Last address sent in a packet that carries one. */
+    uint64_t last_addr;
+
+    /* Periodic resync: packets or half-words since the last sync. */
+    uint32_t resync_count;
+    uint32_t halfwords_pending;
+    bool resync_flushed;
+
+    /* The trap of the previous row went out with thaddr = 0. */
+    bool trap_reported;
+    /* Processing of @cur sent a packet with its address, and why. */
+    bool cur_reported;
+    bool cur_reported_updiscon;
+} ETraceEnc;
+
+/**
+ * etrace_enc_init: set up an encoder
+ * @e: encoder
+ * @cfg: options, copied
+ * @emit: packet sink
+ * @opaque: passed to @emit
+ */
+void etrace_enc_init(ETraceEnc *e, const ETraceEncConfig *cfg,
+                     ETraceEmitFn *emit, void *opaque);
+
+/**
+ * etrace_enc_start: tracing starts
+ * @e: encoder
+ *
+ * Sends a support packet; the next row is the first traced instruction.
+ */
+void etrace_enc_start(ETraceEnc *e);
+
+/**
+ * etrace_enc_stop: tracing stops after the last row given
+ * @e: encoder
+ * @ienable: the encoder stays enabled (only instruction tracing stops)
+ *
+ * Reports the last traced instruction, then sends a support packet with
+ * qual_status ended_rep or ended_ntr.
+ */
+void etrace_enc_stop(ETraceEnc *e, bool ienable);
+
+/**
+ * etrace_enc_lost: packets were lost
+ * @e: encoder
+ *
+ * Sends a support packet with qual_status trace_lost; tracing resumes
+ * with a synchronisation packet, as if the held row were the first one.
+ */
+void etrace_enc_lost(ETraceEnc *e);
+
+/**
+ * etrace_enc_row: feed one row
+ * @e: encoder
+ * @r: the row
+ */
+void etrace_enc_row(ETraceEnc *e, const ETraceRow *r);
+
+/**
+ * etrace_enc_block: feed a block of sequential instructions
+ * @e: encoder
+ * @first: address of the first
+ * @first_size: its size in bytes
+ * @last: address of the last
+ * @last_size: its size in bytes
+ * @count: number of instructions, at least 1
+ * @priv: ETRACE_PRIV_* they ran in
+ *
+ * The last instruction's type is ETRACE_ITYPE_NONE until
+ * etrace_enc_set_itype() says otherwise.
+ */
+void etrace_enc_block(ETraceEnc *e, uint64_t first, unsigned first_size,
+                      uint64_t last, unsigned last_size, uint32_t count,
+                      uint8_t priv);
+
+/**
+ * etrace_enc_set_itype: the last row given turns out to be a transfer
+ * @e: encoder
+ * @addr: its address
+ * @itype: ETRACE_ITYPE_* of the transfer
+ *
+ * Ignored when the last row given is not at @addr.
+ */
+void etrace_enc_set_itype(ETraceEnc *e, uint64_t addr, uint8_t itype);
+
+/**
+ * etrace_enc_trap: feed a trap
+ * @e: encoder
+ * @interrupt: an interrupt (else an exception)
+ * @ecause: its cause
+ * @tval: the value written to xtval
+ * @epc: the value written to xepc
+ * @size: size of the instruction at @epc when it retires before the
+ *        trap is taken (ecall, ebreak, c.ebreak), else 0
+ * @priv: ETRACE_PRIV_* the trap was taken from
+ */
+void etrace_enc_trap(ETraceEnc *e, bool interrupt, uint8_t ecause,
+                     uint64_t tval, uint64_t epc, unsigned size,
+                     uint8_t priv);
+
+#endif

@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * E-Trace 2.0 instruction trace packets (te_inst) and their Encapsulation
+ * 1.0 framing.
+ *
+ * Shared by the trace encoder device and the host decoder.  Field order
+ * and widths are the ones of the ratified E-Trace 2.0 text (payload.adoc);
+ * where the text leaves a width to the implementation (encoder_mode,
+ * ioptions, doptions in the support packet) this file fixes it, and
+ * docs/specs/riscv-trace.rst publishes it.
+ */
+#ifndef HW_RISCV_ETRACE_H
+#define HW_RISCV_ETRACE_H
+
+/* te_inst format, bits 1:0 of every packet. */
+#define ETRACE_FMT_EXT              0   /* optional extensions */
+#define ETRACE_FMT_BRANCH           1   /* branch map (+ address) */
+#define ETRACE_FMT_ADDR             2   /* address only */
+#define ETRACE_FMT_SYNC             3   /* synchronisation */
+
+/* Format 3 subformat. */
+#define ETRACE_SYNC_START           0
+#define ETRACE_SYNC_TRAP            1
+#define ETRACE_SYNC_CONTEXT         2
+#define ETRACE_SYNC_SUPPORT         3
+
+/* Support packet qual_status. */
+#define ETRACE_QUAL_NO_CHANGE       0
+#define ETRACE_QUAL_ENDED_REP       1
+#define ETRACE_QUAL_TRACE_LOST      2
+#define ETRACE_QUAL_ENDED_NTR       3
+
+/*
+ * Support packet layout chosen for the implementation-defined fields:
+ * encoder_mode 1 bit (0 = branch trace), ioptions 5 bits, doptions 4 bits
+ * (the layout the spec's reference flow reads).
+ */
+#define ETRACE_ENCODER_MODE_BITS    1
+#define ETRACE_IOPTIONS_BITS        5
+#define ETRACE_DOPTIONS_BITS        4
+#define ETRACE_IOPT_IMPLICIT_RETURN     (1u << 0)
+#define ETRACE_IOPT_IMPLICIT_EXCEPTION  (1u << 1)
+#define ETRACE_IOPT_FULL_ADDRESS        (1u << 2)
+#define ETRACE_IOPT_JUMP_TARGET_CACHE   (1u << 3)
+#define ETRACE_IOPT_BRANCH_PREDICTION   (1u << 4)
+
+/* Privilege codes (ingressPort.adoc, tab:priv). */
+#define ETRACE_PRIV_U               0
+#define ETRACE_PRIV_S               1
+#define ETRACE_PRIV_M               3
+#define ETRACE_PRIV_D               4
+#define ETRACE_PRIV_VU              5
+#define ETRACE_PRIV_VS              6
+
+/* Instruction types (ingressPort.adoc, tab:itype; ctrdata.TYPE shares them). */
+#define ETRACE_ITYPE_NONE           0
+#define ETRACE_ITYPE_EXCEPTION      1
+#define ETRACE_ITYPE_INTERRUPT      2
+#define ETRACE_ITYPE_TRAP_RETURN    3
+#define ETRACE_ITYPE_NT_BRANCH      4
+#define ETRACE_ITYPE_T_BRANCH       5
+#define ETRACE_ITYPE_UNINF_CALL     8
+#define ETRACE_ITYPE_INF_CALL       9
+#define ETRACE_ITYPE_UNINF_JUMP     10
+#define ETRACE_ITYPE_INF_JUMP       11
+#define ETRACE_ITYPE_CO_SWAP        12
+#define ETRACE_ITYPE_RETURN         13
+#define ETRACE_ITYPE_OTHER_UNINF    14
+#define ETRACE_ITYPE_OTHER_INF      15
+
+/* A branch map holds at most this many outcomes. */
+#define ETRACE_MAX_BRANCHES         31
+
+/* Encapsulation: payload length field (5 bits) and the largest packet. */
+#define ETRACE_PAYLOAD_MAX_BYTES    31
+#define ETRACE_SRCID_MAX_BITS       16
+#define ETRACE_ENCAP_MAX_BYTES      (1 + ETRACE_SRCID_MAX_BITS / 8 + \
+                                     ETRACE_PAYLOAD_MAX_BYTES)
+#define ETRACE_ENCAP_NULL_IDLE      0x00
+#define ETRACE_ENCAP_NULL_ALIGN     0x80
+
+/**
+ * ETraceParams: the discoverable parameters a decoder needs
+ * (discovery.adoc): widths of the address, privilege and ecause fields
+ * and the number of address bits that are always 0.  This implementation
+ * has no context, time, return stack or branch predictor fields.
+ */
+typedef struct ETraceParams {
+    uint8_t iaddress_width;
+    uint8_t iaddress_lsb;
+    uint8_t privilege_width;
+    uint8_t ecause_width;
+} ETraceParams;
+
+/**
+ * ETraceTeInst: the fields of one te_inst packet, as transmitted
+ * @address: the address field (already shifted right by iaddress_lsb
+ *           and, in formats 1 and 2, differential unless full addresses
+ *           are sent)
+ * @notify, @updiscon, @irreport: the transmitted bits (see
+ *           etrace_set_status_bits())
+ * @branches: format 1: the branches field; 0 means a full map of 31
+ *            branches and no address
+ * @branch_map: format 1: bit 0 is the oldest branch, 0 = taken
+ */
+typedef struct ETraceTeInst {
+    uint8_t format;
+    uint8_t subformat;
+    /* formats 3.0 and 3.1 */
+    bool branch;
+    uint8_t privilege;
+    /* format 3.1 */
+    uint8_t ecause;
+    bool interrupt;
+    bool thaddr;
+    uint64_t tval;
+    /* formats 1, 2, 3.0 and 3.1 */
+    uint64_t address;
+    /* format 1 */
+    uint8_t branches;
+    uint32_t branch_map;
+    /* formats 1 and 2 */
+    bool notify;
+    bool updiscon;
+    bool irreport;
+    /* format 3.3 */
+    bool ienable;
+    uint8_t encoder_mode;
+    uint8_t qual_status;
+    uint8_t ioptions;
+    bool denable;
+    bool dloss;
+    uint8_t doptions;
+} ETraceTeInst;
+
+/* A packet being built, LSB first: bit i is bit i % 8 of data[i / 8]. */
+#define ETRACE_BITS_MAX             256
+typedef struct ETraceBits {
+    uint8_t data[ETRACE_BITS_MAX / 8];
+    unsigned len;
+} ETraceBits;
+
+/**
+ * etrace_map_bits: length of the branch map of a format 1 packet
+ * @branches: its branches field
+ *
+ * Returns 31 for 0 (a full map, no address), else the smallest of
+ * 1, 3, 7, 15, 31 that holds @branches outcomes.
+ */
+unsigned etrace_map_bits(unsigned branches);
+
+/**
+ * etrace_set_status_bits: encode notify, updiscon and irreport
+ * @t: a format 1 or 2 packet whose @address is set
+ * @p: parameters
+ * @notify, @updiscon, @irreport: the conditions (true = signalled)
+ *
+ * Each bit is sent as the one before it (the address MSB for notify)
+ * inverted when its condition holds (payload.adoc, sec:updiscon), so
+ * that it normally compresses away.
+ */
+void etrace_set_status_bits(ETraceTeInst *t, const ETraceParams *p,
+                            bool notify, bool updiscon, bool irreport);
+
+/**
+ * etrace_te_inst_pack: lay out a te_inst packet, uncompressed
+ * @b: output; its unused bits are copies of the last field's top bit
+ * @p: parameters
+ * @t: the packet (formats 1, 2 and 3 subformats 0, 1 and 3)
+ */
+void etrace_te_inst_pack(ETraceBits *b, const ETraceParams *p,
+                         const ETraceTeInst *t);
+
+/**
+ * etrace_compressed_bits: length of a packet after sign compression
+ * @b: a packet from etrace_te_inst_pack()
+ *
+ * The top bits that repeat the most significant bit are dropped, one
+ * copy of it is kept (payload.adoc, "sign-based compression").
+ */
+unsigned etrace_compressed_bits(const ETraceBits *b);
+
+/**
+ * etrace_te_inst_unpack: read a te_inst payload
+ * @t: output
+ * @p: parameters
+ * @payload: the payload bytes; bits past the end repeat its last bit
+ * @len: number of bytes
+ *
+ * Returns false when the packet is not one this file can read (format 0,
+ * subformat 2, empty payload).
+ */
+bool etrace_te_inst_unpack(ETraceTeInst *t, const ETraceParams *p,
+                           const uint8_t *payload, unsigned len);
+
+/**
+ * ETraceEncap: how a source frames its packets
+ * @flow: the header's flow field (0..3)
+ * @srcid_bits: width of the srcID field, 0 when it is not sent
+ * @srcid: its value
+ */
+typedef struct ETraceEncap {
+    uint8_t flow;
+    uint8_t srcid_bits;
+    uint16_t srcid;
+} ETraceEncap;
+
+/**
+ * etrace_encap: compress and frame one packet
+ * @out: ETRACE_ENCAP_MAX_BYTES bytes
+ * @e: framing
+ * @b: the packet from etrace_te_inst_pack()
+ *
+ * Writes header, srcID and payload (no timestamp); srcID bits beyond its
+ * whole bytes share a byte with the start of the payload.  Returns the
+ * number of bytes written.
+ */
+unsigned etrace_encap(uint8_t *out, const ETraceEncap *e,
+                      const ETraceBits *b);
+
+/**
+ * etrace_encap_sync_len: length of a synchronisation sequence
+ * @srcid_bits: width of the srcID field in the stream
+ *
+ * N = 31 + S null.idle bytes then one null.alignment (encapsulation.adoc,
+ * "Synchronization"; no timestamps).
+ */
+static inline unsigned etrace_encap_sync_len(unsigned srcid_bits)
+{
+    return 31 + srcid_bits / 8 + 1;
+}
+
+#endif

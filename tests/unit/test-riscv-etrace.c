@@ -1,0 +1,795 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Unit tests of the E-Trace 2.0 packet layer and encoder algorithm
+ * (hw/riscv/trace-encoder/etrace-packet.c, etrace-enc.c).
+ *
+ * This file is a QEMU unit test: scripts/prepare copies it into QEMU's
+ * tests/unit.  Expected values are worked out by hand from the spec:
+ * field tables of payload.adoc, the byte dumps of
+ * fragmentCodeAndTransport.adoc, the encapsulation rules of
+ * encapsulation.adoc, and the decision order of exampleAlgorithm.adoc.
+ */
+
+#include "qemu/osdep.h"
+#include "hw/riscv/etrace.h"
+#include "qemu/bitops.h"
+#include "hw/riscv/etrace-enc.h"
+
+/* The parameters of the trace encoder of qemu-system-riscv64. */
+static const ETraceParams rv64 = {
+    .iaddress_width = 64,
+    .iaddress_lsb = 1,
+    .privilege_width = 3,
+    .ecause_width = 6,
+};
+
+/*
+ * The parameters of the spec's worked example (fragmentCodeAndTransport.adoc,
+ * "Illegal Opcode test"): 40-bit addresses, nothing dropped, 2-bit
+ * privilege, 5-bit ecause, full addresses.
+ */
+static const ETraceParams example = {
+    .iaddress_width = 40,
+    .iaddress_lsb = 0,
+    .privilege_width = 2,
+    .ecause_width = 5,
+};
+
+/* Pack, compress and frame without srcID; returns the payload bytes. */
+static GString *payload_hex(const ETraceParams *p, const ETraceTeInst *t)
+{
+    static const ETraceEncap plain = { 0 };
+    uint8_t out[ETRACE_ENCAP_MAX_BYTES];
+    GString *s = g_string_new(NULL);
+    ETraceBits b;
+    unsigned n, i;
+
+    etrace_te_inst_pack(&b, p, t);
+    n = etrace_encap(out, &plain, &b);
+    g_assert_cmpuint(out[0], ==, n - 1);
+    for (i = 1; i < n; i++) {
+        g_string_append_printf(s, "%s%02x", i > 1 ? " " : "", out[i]);
+    }
+    return s;
+}
+
+static void check_payload(const ETraceParams *p, const ETraceTeInst *t,
+                          const char *expected)
+{
+    g_autoptr(GString) s = payload_hex(p, t);
+
+    g_assert_cmpstr(s->str, ==, expected);
+}
+
+static void test_map_bits(void)
+{
+    static const unsigned expected[32] = {
+        31, 1, 3, 3, 7, 7, 7, 7, 15, 15, 15, 15, 15, 15, 15, 15,
+        31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31,
+    };
+    unsigned i;
+
+    for (i = 0; i < 32; i++) {
+        g_assert_cmpuint(etrace_map_bits(i), ==, expected[i]);
+    }
+}
+
+/* fragmentCodeAndTransport.adoc, lines 53 and 56: spec-published bytes. */
+static void test_spec_example_bytes(void)
+{
+    ETraceTeInst f1 = {
+        .format = ETRACE_FMT_BRANCH,
+        .branches = 1,
+        .branch_map = 0,
+        .address = 0x80000104,
+    };
+    ETraceTeInst f2 = {
+        .format = ETRACE_FMT_ADDR,
+        .address = 0x8000010c,
+    };
+
+    etrace_set_status_bits(&f1, &example, false, false, false);
+    check_payload(&example, &f1, "05 04 01 00 80 00");
+    etrace_set_status_bits(&f2, &example, false, false, false);
+    check_payload(&example, &f2, "32 04 00 00 02");
+}
+
+/*
+ * Support packet: format 11, subformat 11, ienable, encoder_mode (1 bit),
+ * qual_status (2), ioptions (5), denable, dloss, doptions (4): 19 bits.
+ */
+static void test_support(void)
+{
+    ETraceTeInst t = {
+        .format = ETRACE_FMT_SYNC,
+        .subformat = ETRACE_SYNC_SUPPORT,
+        .ienable = true,
+    };
+
+    /* bits 0-4 = 1, the rest 0: one byte 0x1f */
+    check_payload(&rv64, &t, "1f");
+    /* ioptions bit 2 (full address) is payload bit 10 */
+    t.ioptions = ETRACE_IOPT_FULL_ADDRESS;
+    check_payload(&rv64, &t, "1f 04");
+    /* ienable 0, qual_status ended_rep: bits 0-3 and 6 */
+    t.ioptions = 0;
+    t.ienable = false;
+    t.qual_status = ETRACE_QUAL_ENDED_REP;
+    check_payload(&rv64, &t, "4f");
+    t.ienable = true;
+    /* trace_lost sets bit 7: the 0 above it must be kept, a second byte */
+    t.qual_status = ETRACE_QUAL_TRACE_LOST;
+    check_payload(&rv64, &t, "9f 00");
+}
+
+static void test_sync_packets(void)
+{
+    ETraceTeInst start = {
+        .format = ETRACE_FMT_SYNC,
+        .subformat = ETRACE_SYNC_START,
+        .branch = true,
+        .privilege = ETRACE_PRIV_M,
+        .address = 0x80000000 >> 1,
+    };
+    ETraceTeInst trap = {
+        .format = ETRACE_FMT_SYNC,
+        .subformat = ETRACE_SYNC_TRAP,
+        .branch = true,
+        .privilege = ETRACE_PRIV_S,
+        .ecause = 13,
+        .thaddr = true,
+        .address = 0x80200000 >> 1,
+        .tval = 0xffffffffffffff00ull,
+    };
+
+    /*
+     * 11 00 1 110 (branch, privilege 3 = bits 5,6) = 0x73; address
+     * 0x40000000 from bit 8: bit 38 = byte 4 bit 6; sign 0 kept at bit 39.
+     */
+    check_payload(&rv64, &start, "73 00 00 00 40");
+    /*
+     * 11 10 1 100 = 0x37; ecause 13 = 001101 in bits 8-13, interrupt 0,
+     * thaddr 1 (bit 15): byte 1 = 0x8d; address 0x40100000 from bit 16:
+     * bits 36 and 46 -> byte 4 = 0x10, byte 5 = 0x40; address bits 31-62
+     * are 0 (bits 47-78); tval from bit 79: bits 79-86 zero, then ones to
+     * bit 142.  Bits 87-142 all repeat the sign: bits 0-86 and one copy
+     * of the sign are kept, 88 bits, so byte 10 is 0x80.
+     */
+    check_payload(&rv64, &trap,
+                  "37 8d 00 00 10 40 00 00 00 00 80");
+    /* an interrupt has no tval: it ends at the address */
+    trap.interrupt = true;
+    trap.ecause = 7;
+    trap.thaddr = false;
+    /* 0x37; ecause 7 = 000111, interrupt (bit 14): byte 1 = 0x47 */
+    check_payload(&rv64, &trap, "37 47 00 00 10 40");
+}
+
+static void test_branch_packets(void)
+{
+    ETraceTeInst t = {
+        .format = ETRACE_FMT_ADDR,
+        .address = MAKE_64BIT_MASK(0, 63),   /* -1: two bytes backwards */
+    };
+    ETraceTeInst map = {
+        .format = ETRACE_FMT_BRANCH,
+        .branches = 0,
+        .branch_map = 0x55555555 & MAKE_64BIT_MASK(0, 31),
+    };
+
+    /* format 10, then 66 ones: two bits kept, padded with ones */
+    etrace_set_status_bits(&t, &rv64, false, false, false);
+    g_assert_true(t.notify && t.updiscon && t.irreport);
+    check_payload(&rv64, &t, "fe");
+    /* updiscon signalled: notify = MSB = 1, updiscon = 0, irreport = 0 */
+    etrace_set_status_bits(&t, &rv64, false, true, false);
+    g_assert_true(t.notify && !t.updiscon && !t.irreport);
+    /* bits 65 = 1, 66 = 0, 67 = 0: nothing compresses below bit 66 */
+    check_payload(&rv64, &t, "fe ff ff ff ff ff ff ff 03");
+
+    /*
+     * A full map, no address: 01 00000 then 31 map bits from bit 7;
+     * bit 0 of the map (1) is payload bit 7, bit 30 (1) is bit 37, the
+     * sign: bits 38-39 are padding copies of it.
+     */
+    check_payload(&rv64, &map, "81 aa aa aa ea");
+
+    /* three branches, 3-bit map 101, address +4 (field 2) */
+    map.branches = 3;
+    map.branch_map = 5;
+    map.address = 2;
+    etrace_set_status_bits(&map, &rv64, false, false, false);
+    /* 01 11000 then 101 (bits 7-9), address from bit 10: bit 11 */
+    check_payload(&rv64, &map, "8d 0a");
+}
+
+static void test_compressed_bits(void)
+{
+    ETraceBits b;
+    ETraceTeInst t = {
+        .format = ETRACE_FMT_SYNC,
+        .subformat = ETRACE_SYNC_SUPPORT,
+        .ienable = true,
+    };
+
+    etrace_te_inst_pack(&b, &rv64, &t);
+    g_assert_cmpuint(b.len, ==, 19);
+    /* bits 5-18 are 0: bits 0-4 kept plus one 0 */
+    g_assert_cmpuint(etrace_compressed_bits(&b), ==, 6);
+}
+
+/* srcID framing (encapsulation.adoc, "Packet length"). */
+static void test_encap_srcid(void)
+{
+    ETraceTeInst t = {
+        .format = ETRACE_FMT_SYNC,
+        .subformat = ETRACE_SYNC_SUPPORT,
+        .ienable = true,
+    };
+    ETraceEncap e = { .flow = 0, .srcid_bits = 8, .srcid = 0x5a };
+    uint8_t out[ETRACE_ENCAP_MAX_BYTES];
+    ETraceBits b;
+
+    etrace_te_inst_pack(&b, &rv64, &t);
+    /* header length 1, srcID byte, payload 0x1f */
+    g_assert_cmpuint(etrace_encap(out, &e, &b), ==, 3);
+    g_assert_cmpmem(out, 3, ((uint8_t []){ 0x01, 0x5a, 0x1f }), 3);
+
+    /*
+     * 4-bit srcID 0xa: it and the 6 kept payload bits make 10 bits, so
+     * length 2: 0xa | 0xf << 4 = 0xfa, then payload bits 4-5 (01) and
+     * padding 0.
+     */
+    e.srcid_bits = 4;
+    e.srcid = 0xa;
+    g_assert_cmpuint(etrace_encap(out, &e, &b), ==, 3);
+    g_assert_cmpmem(out, 3, ((uint8_t []){ 0x02, 0xfa, 0x01 }), 3);
+
+    /* 12 bits: one whole byte, then 4 bits sharing; flow 2 in bits 6:5 */
+    e.srcid_bits = 12;
+    e.srcid = 0x3c5;
+    e.flow = 2;
+    g_assert_cmpuint(etrace_encap(out, &e, &b), ==, 4);
+    g_assert_cmpmem(out, 4, ((uint8_t []){ 0x42, 0xc5, 0xf3, 0x01 }), 4);
+
+    g_assert_cmpuint(etrace_encap_sync_len(0), ==, 32);
+    g_assert_cmpuint(etrace_encap_sync_len(12), ==, 33);
+    g_assert_cmpuint(etrace_encap_sync_len(16), ==, 34);
+}
+
+/* ---- the encoder algorithm ---- */
+
+typedef struct Recorder {
+    GPtrArray *packets;
+    ETraceParams params;
+} Recorder;
+
+static char *describe(const ETraceTeInst *t)
+{
+    switch (t->format) {
+    case ETRACE_FMT_BRANCH:
+        if (!t->branches) {
+            return g_strdup_printf("F1 n=0 m=%x", t->branch_map);
+        }
+        return g_strdup_printf("F1 n=%u m=%x a=%" PRIx64 " s=%d%d%d",
+                               t->branches, t->branch_map, t->address,
+                               t->notify, t->updiscon, t->irreport);
+    case ETRACE_FMT_ADDR:
+        return g_strdup_printf("F2 a=%" PRIx64 " s=%d%d%d", t->address,
+                               t->notify, t->updiscon, t->irreport);
+    case ETRACE_FMT_SYNC:
+        switch (t->subformat) {
+        case ETRACE_SYNC_START:
+            return g_strdup_printf("F3.0 b=%d p=%u a=%" PRIx64, t->branch,
+                                   t->privilege, t->address);
+        case ETRACE_SYNC_TRAP:
+            if (t->interrupt) {
+                return g_strdup_printf("F3.1 b=%d p=%u c=%u i=1 th=%d a=%"
+                                       PRIx64, t->branch, t->privilege,
+                                       t->ecause, t->thaddr, t->address);
+            }
+            return g_strdup_printf("F3.1 b=%d p=%u c=%u i=0 th=%d a=%" PRIx64
+                                   " tval=%" PRIx64, t->branch, t->privilege,
+                                   t->ecause, t->thaddr, t->address,
+                                   t->tval);
+        case ETRACE_SYNC_SUPPORT:
+            return g_strdup_printf("S ie=%d q=%u o=%u", t->ienable,
+                                   t->qual_status, t->ioptions);
+        }
+    }
+    g_assert_not_reached();
+}
+
+/* Record each packet, after checking that it reads back from its bytes. */
+static void record(void *opaque, const ETraceTeInst *t)
+{
+    Recorder *r = opaque;
+    static const ETraceEncap plain = { 0 };
+    uint8_t out[ETRACE_ENCAP_MAX_BYTES];
+    ETraceTeInst back;
+    g_autofree char *want = describe(t);
+    g_autofree char *got = NULL;
+    ETraceBits b;
+    unsigned n;
+
+    etrace_te_inst_pack(&b, &r->params, t);
+    n = etrace_encap(out, &plain, &b);
+    g_assert_true(etrace_te_inst_unpack(&back, &r->params, out + 1, n - 1));
+    got = describe(&back);
+    g_assert_cmpstr(got, ==, want);
+    g_ptr_array_add(r->packets, g_steal_pointer(&want));
+}
+
+static ETraceEnc enc;
+static Recorder rec;
+
+static void setup(bool full_address, uint8_t sync_mode, uint8_t sync_max)
+{
+    ETraceEncConfig cfg = {
+        .params = rv64,
+        .full_address = full_address,
+        .sync_mode = sync_mode,
+        .sync_max = sync_max,
+    };
+
+    if (rec.packets) {
+        g_ptr_array_free(rec.packets, true);
+    }
+    rec.packets = g_ptr_array_new_with_free_func(g_free);
+    rec.params = rv64;
+    etrace_enc_init(&enc, &cfg, record, &rec);
+    etrace_enc_start(&enc);
+}
+
+static void expect(const char *const *want)
+{
+    unsigned i;
+
+    for (i = 0; want[i]; i++) {
+        g_assert_cmpuint(i, <, rec.packets->len);
+        g_assert_cmpstr(g_ptr_array_index(rec.packets, i), ==, want[i]);
+    }
+    g_assert_cmpuint(i, ==, rec.packets->len);
+}
+
+#define M ETRACE_PRIV_M
+#define S ETRACE_PRIV_S
+#define U ETRACE_PRIV_U
+
+/* A one-instruction block ending with a transfer of @itype. */
+static void insn(uint64_t pc, uint8_t itype, uint8_t priv)
+{
+    etrace_enc_block(&enc, pc, 4, pc, 4, 1, priv);
+    etrace_enc_set_itype(&enc, pc, itype);
+}
+
+/*
+ * Branches go in the map, an uninferable jump's target is reported with
+ * them; the last instruction traced follows an updiscon: ended_ntr.
+ */
+static void test_enc_branches_and_return(void)
+{
+    static const char *const want[] = {
+        "S ie=1 q=0 o=0",
+        "F3.0 b=1 p=3 a=800",               /* 0x1000 >> 1 */
+        /* taken (0), then not taken (1): map 10; +0x1000 -> 0x800 */
+        "F1 n=2 m=2 a=800 s=000",
+        "S ie=0 q=3 o=0",
+        NULL
+    };
+
+    setup(false, ETRACE_SYNC_MODE_PACKETS, 4);
+    etrace_enc_block(&enc, 0x1000, 4, 0x1008, 4, 3, M);
+    etrace_enc_set_itype(&enc, 0x1008, ETRACE_ITYPE_T_BRANCH);
+    etrace_enc_block(&enc, 0x1000, 4, 0x1008, 4, 3, M);
+    etrace_enc_set_itype(&enc, 0x1008, ETRACE_ITYPE_NT_BRANCH);
+    insn(0x100c, ETRACE_ITYPE_RETURN, M);
+    etrace_enc_block(&enc, 0x2000, 4, 0x2000, 4, 1, M);
+    etrace_enc_stop(&enc, false);
+    expect(want);
+}
+
+/* ecall retires and is reported, then the handler with thaddr = 1. */
+static void test_enc_ecall(void)
+{
+    static const char *const want[] = {
+        "S ie=1 q=0 o=0",
+        "F3.0 b=1 p=3 a=800",
+        "F2 a=4 s=000",                     /* ecall at 0x1008: +8 */
+        "F3.1 b=1 p=3 c=11 i=0 th=1 a=1800 tval=0",
+        "S ie=0 q=1 o=0",
+        NULL
+    };
+
+    setup(false, ETRACE_SYNC_MODE_PACKETS, 4);
+    etrace_enc_block(&enc, 0x1000, 4, 0x1004, 4, 2, M);
+    etrace_enc_trap(&enc, false, 11, 0, 0x1008, 4, M);
+    etrace_enc_block(&enc, 0x3000, 4, 0x3000, 4, 1, M);
+    etrace_enc_stop(&enc, false);
+    expect(want);
+}
+
+/* Full addresses: the same run, format 2 carries 0x1008 >> 1. */
+static void test_enc_full_address(void)
+{
+    static const char *const want[] = {
+        "S ie=1 q=0 o=4",
+        "F3.0 b=1 p=3 a=800",
+        "F2 a=804 s=000",
+        "F3.1 b=1 p=3 c=11 i=0 th=1 a=1800 tval=0",
+        "S ie=1 q=1 o=4",
+        NULL
+    };
+
+    setup(true, ETRACE_SYNC_MODE_PACKETS, 4);
+    etrace_enc_block(&enc, 0x1000, 4, 0x1004, 4, 2, M);
+    etrace_enc_trap(&enc, false, 11, 0, 0x1008, 4, M);
+    etrace_enc_block(&enc, 0x3000, 4, 0x3000, 4, 1, M);
+    etrace_enc_stop(&enc, true);
+    expect(want);
+}
+
+/*
+ * A load page fault: the last retired instruction goes out with the
+ * pending branches, the handler (S-mode) with the cause and tval.
+ */
+static void test_enc_page_fault(void)
+{
+    static const char *const want[] = {
+        "S ie=1 q=0 o=0",
+        "F3.0 b=1 p=3 a=800",
+        "F1 n=2 m=2 a=4 s=000",             /* 0x1008 - 0x1000 */
+        "F3.1 b=1 p=1 c=13 i=0 th=1 a=1800 tval=dead0000",
+        "S ie=0 q=1 o=0",
+        NULL
+    };
+
+    setup(false, ETRACE_SYNC_MODE_PACKETS, 4);
+    etrace_enc_block(&enc, 0x1000, 4, 0x1004, 4, 2, M);
+    etrace_enc_set_itype(&enc, 0x1004, ETRACE_ITYPE_T_BRANCH);
+    etrace_enc_block(&enc, 0x1000, 4, 0x1004, 4, 2, M);
+    etrace_enc_set_itype(&enc, 0x1004, ETRACE_ITYPE_NT_BRANCH);
+    etrace_enc_block(&enc, 0x1008, 4, 0x1008, 4, 1, M);
+    etrace_enc_trap(&enc, false, 13, 0xdead0000, 0x100c, 0, M);
+    etrace_enc_block(&enc, 0x3000, 4, 0x3000, 4, 1, S);
+    etrace_enc_stop(&enc, false);
+    expect(want);
+}
+
+/* An instruction fetch fault at the target of jalr: thaddr = 0, EPC. */
+static void test_enc_fault_at_jump_target(void)
+{
+    static const char *const want[] = {
+        "S ie=1 q=0 o=0",
+        "F3.0 b=1 p=3 a=7fe",               /* 0xffc >> 1 */
+        "F2 a=2 s=000",                     /* the jalr, 0x1000 */
+        "F3.1 b=1 p=3 c=12 i=0 th=0 a=2800 tval=5000",
+        "F3.0 b=1 p=3 a=1800",              /* the handler */
+        "S ie=0 q=1 o=0",
+        NULL
+    };
+
+    setup(false, ETRACE_SYNC_MODE_PACKETS, 4);
+    etrace_enc_block(&enc, 0xffc, 4, 0xffc, 4, 1, M);
+    insn(0x1000, ETRACE_ITYPE_UNINF_JUMP, M);
+    etrace_enc_trap(&enc, false, 12, 0x5000, 0x5000, 0, M);
+    etrace_enc_block(&enc, 0x3000, 4, 0x3000, 4, 1, M);
+    etrace_enc_stop(&enc, false);
+    expect(want);
+}
+
+/*
+ * The target of an uninferable jump is followed by an exception: its
+ * format 2 has updiscon != notify (payload.adoc, sec:updiscon).
+ */
+static void test_enc_updiscon_bit(void)
+{
+    static const char *const want[] = {
+        "S ie=1 q=0 o=0",
+        "F3.0 b=1 p=3 a=7fe",
+        "F2 a=802 s=011",                   /* 0x2000 - 0xffc = 0x1004 */
+        "F2 a=2 s=000",                     /* the ecall at 0x2004 */
+        "F3.1 b=1 p=3 c=11 i=0 th=1 a=1800 tval=0",
+        "S ie=0 q=1 o=0",
+        NULL
+    };
+
+    setup(false, ETRACE_SYNC_MODE_PACKETS, 4);
+    etrace_enc_block(&enc, 0xffc, 4, 0x1000, 4, 2, M);
+    etrace_enc_set_itype(&enc, 0x1000, ETRACE_ITYPE_UNINF_JUMP);
+    etrace_enc_block(&enc, 0x2000, 4, 0x2000, 4, 1, M);
+    etrace_enc_trap(&enc, false, 11, 0, 0x2004, 4, M);
+    etrace_enc_block(&enc, 0x3000, 4, 0x3000, 4, 1, M);
+    etrace_enc_stop(&enc, false);
+    expect(want);
+}
+
+/* 31 branches fill the map: format 1 without address. */
+static void test_enc_full_map(void)
+{
+    static const char *const want[] = {
+        "S ie=1 q=0 o=0",
+        "F3.0 b=0 p=3 a=800",               /* a taken branch itself */
+        "F1 n=0 m=0",
+        "F2 a=0 s=000",
+        "S ie=0 q=1 o=0",
+        NULL
+    };
+    unsigned i;
+
+    setup(false, ETRACE_SYNC_MODE_PACKETS, 4);
+    for (i = 0; i < 32; i++) {
+        insn(0x1000, ETRACE_ITYPE_T_BRANCH, M);
+    }
+    etrace_enc_block(&enc, 0x1000, 4, 0x1000, 4, 1, M);
+    etrace_enc_stop(&enc, false);
+    expect(want);
+}
+
+/*
+ * mret to U-mode: pending branches go out at the mret (privilege changes
+ * next), then a format 3.0 at the first U-mode instruction.
+ */
+static void test_enc_mret(void)
+{
+    static const char *const want[] = {
+        "S ie=1 q=0 o=0",
+        "F3.0 b=1 p=3 a=7f8",               /* 0xff0 */
+        "F1 n=1 m=1 a=8 s=000",             /* the mret, 0x1000 */
+        "F3.0 b=1 p=0 a=2000",              /* 0x4000 */
+        "F2 a=2 s=000",                     /* last traced: 0x4004 */
+        "S ie=0 q=1 o=0",
+        NULL
+    };
+
+    setup(false, ETRACE_SYNC_MODE_PACKETS, 4);
+    etrace_enc_block(&enc, 0xff0, 4, 0xff0, 4, 1, M);
+    insn(0xff8, ETRACE_ITYPE_NT_BRANCH, M);
+    etrace_enc_block(&enc, 0xffc, 4, 0x1000, 4, 2, M);
+    etrace_enc_set_itype(&enc, 0x1000, ETRACE_ITYPE_TRAP_RETURN);
+    etrace_enc_block(&enc, 0x4000, 4, 0x4004, 4, 2, U);
+    etrace_enc_stop(&enc, false);
+    expect(want);
+}
+
+/* An xRET that stays in M-mode still reports its target. */
+static void test_enc_mret_same_mode(void)
+{
+    static const char *const want[] = {
+        "S ie=1 q=0 o=0",
+        "F3.0 b=1 p=3 a=7fe",
+        "F2 a=1802 s=000",                  /* 0x4000 - 0xffc */
+        "S ie=0 q=3 o=0",
+        NULL
+    };
+
+    setup(false, ETRACE_SYNC_MODE_PACKETS, 4);
+    etrace_enc_block(&enc, 0xffc, 4, 0x1000, 4, 2, M);
+    etrace_enc_set_itype(&enc, 0x1000, ETRACE_ITYPE_TRAP_RETURN);
+    etrace_enc_block(&enc, 0x4000, 4, 0x4000, 4, 1, M);
+    etrace_enc_stop(&enc, false);
+    expect(want);
+}
+
+/* An interrupt right after a taken branch. */
+static void test_enc_interrupt_after_branch(void)
+{
+    static const char *const want[] = {
+        "S ie=1 q=0 o=0",
+        "F3.0 b=1 p=3 a=7fe",
+        "F1 n=1 m=0 a=2 s=000",             /* the branch at 0x1000 */
+        "F3.1 b=1 p=3 c=7 i=1 th=1 a=1800",
+        "S ie=0 q=1 o=0",
+        NULL
+    };
+
+    setup(false, ETRACE_SYNC_MODE_PACKETS, 4);
+    etrace_enc_block(&enc, 0xffc, 4, 0xffc, 4, 1, M);
+    insn(0x1000, ETRACE_ITYPE_T_BRANCH, M);
+    etrace_enc_trap(&enc, true, 7, 0, 0x2000, 0, M);
+    etrace_enc_block(&enc, 0x3000, 4, 0x3000, 4, 1, M);
+    etrace_enc_stop(&enc, false);
+    expect(want);
+}
+
+/* The first traced instruction faults: thaddr = 0 with the EPC. */
+static void test_enc_first_insn_faults(void)
+{
+    static const char *const want[] = {
+        "S ie=1 q=0 o=0",
+        "F3.1 b=1 p=3 c=2 i=0 th=0 a=800 tval=0",
+        "F3.0 b=1 p=3 a=1800",
+        "S ie=0 q=1 o=0",
+        NULL
+    };
+
+    setup(false, ETRACE_SYNC_MODE_PACKETS, 4);
+    etrace_enc_trap(&enc, false, 2, 0, 0x1000, 0, M);
+    etrace_enc_block(&enc, 0x3000, 4, 0x3000, 4, 1, M);
+    etrace_enc_stop(&enc, false);
+    expect(want);
+}
+
+/*
+ * A second trap before the first handler's first instruction retired:
+ * thaddr = 0 with the first cause, then the second handler.
+ */
+static void test_enc_double_trap(void)
+{
+    static const char *const want[] = {
+        "S ie=1 q=0 o=0",
+        "F3.0 b=1 p=3 a=800",
+        "F3.1 b=1 p=1 c=13 i=0 th=0 a=1800 tval=8",
+        "F3.1 b=1 p=3 c=11 i=1 th=1 a=2000",
+        "S ie=0 q=1 o=0",
+        NULL
+    };
+
+    setup(false, ETRACE_SYNC_MODE_PACKETS, 4);
+    etrace_enc_block(&enc, 0x1000, 4, 0x1000, 4, 1, M);
+    etrace_enc_trap(&enc, false, 13, 8, 0x1004, 0, M);
+    etrace_enc_trap(&enc, true, 11, 0, 0x3000, 0, S);
+    etrace_enc_block(&enc, 0x4000, 4, 0x4000, 4, 1, M);
+    etrace_enc_stop(&enc, false);
+    expect(want);
+}
+
+/*
+ * Packet counting, InstSyncMax 0: 16 packets.  A loop J (jalr, 0x1000)
+ * -> T (0x2000) -> B (taken branch at 0x2004, back to J): T is reported
+ * each time, with the branch of B from the loop before.
+ */
+static void test_enc_resync_packets(void)
+{
+    GPtrArray *want = g_ptr_array_new();
+    unsigned i;
+
+    setup(false, ETRACE_SYNC_MODE_PACKETS, 0);
+    insn(0x1000, ETRACE_ITYPE_UNINF_JUMP, M);
+    for (i = 1; i <= 17; i++) {
+        etrace_enc_block(&enc, 0x2000, 4, 0x2004, 4, 2, M);
+        etrace_enc_set_itype(&enc, 0x2004, ETRACE_ITYPE_T_BRANCH);
+        insn(0x1000, ETRACE_ITYPE_UNINF_JUMP, M);
+    }
+    etrace_enc_stop(&enc, false);
+
+    g_ptr_array_add(want, (char *)"S ie=1 q=0 o=0");
+    g_ptr_array_add(want, (char *)"F3.0 b=1 p=3 a=800");    /* count 0 */
+    g_ptr_array_add(want, (char *)"F2 a=800 s=000");        /* 1 */
+    for (i = 2; i <= 16; i++) {
+        g_ptr_array_add(want, (char *)"F1 n=1 m=0 a=0 s=000");  /* i */
+    }
+    /* count 16 at B with a branch: flush it, then resync at J */
+    g_ptr_array_add(want, (char *)"F1 n=1 m=0 a=2 s=000");
+    g_ptr_array_add(want, (char *)"F3.0 b=1 p=3 a=800");
+    g_ptr_array_add(want, (char *)"F2 a=800 s=000");
+    /* the last J with the last B: 0x1000 - 0x2000 */
+    g_ptr_array_add(want, (char *)"F1 n=1 m=0 a=7ffffffffffff800 s=111");
+    g_ptr_array_add(want, (char *)"S ie=0 q=1 o=0");
+    g_ptr_array_add(want, NULL);
+    expect((const char *const *)want->pdata);
+    g_ptr_array_free(want, true);
+}
+
+/*
+ * The resync limit is reached at the target of an uninferable jump: its
+ * format 2 announces the format 3 that follows (updiscon != notify).
+ */
+static void test_enc_resync_updiscon(void)
+{
+    GPtrArray *want = g_ptr_array_new();
+    unsigned i;
+
+    setup(false, ETRACE_SYNC_MODE_PACKETS, 0);
+    insn(0x1000, ETRACE_ITYPE_UNINF_JUMP, M);
+    for (i = 1; i <= 17; i++) {
+        insn(0x2000, ETRACE_ITYPE_UNINF_JUMP, M);
+        insn(0x1000, ETRACE_ITYPE_UNINF_JUMP, M);
+    }
+    etrace_enc_stop(&enc, false);
+
+    g_ptr_array_add(want, (char *)"S ie=1 q=0 o=0");
+    g_ptr_array_add(want, (char *)"F3.0 b=1 p=3 a=800");
+    /* each target reported: +0x1000, -0x1000 alternately */
+    for (i = 1; i <= 16; i++) {
+        g_ptr_array_add(want, (char *)(i % 2 ? "F2 a=800 s=000"
+                                             : "F2 a=7ffffffffffff800 s=111"));
+    }
+    /* the 17th: count == 16 before it, so updiscon is inverted */
+    g_ptr_array_add(want, (char *)"F2 a=800 s=011");
+    g_ptr_array_add(want, (char *)"F3.0 b=1 p=3 a=800");    /* J */
+    for (i = 1; i <= 16; i++) {
+        g_ptr_array_add(want, (char *)(i % 2 ? "F2 a=800 s=000"
+                                             : "F2 a=7ffffffffffff800 s=111"));
+    }
+    g_ptr_array_add(want, (char *)"S ie=0 q=3 o=0");
+    g_ptr_array_add(want, NULL);
+    expect((const char *const *)want->pdata);
+    g_ptr_array_free(want, true);
+}
+
+/*
+ * Half-word counting, InstSyncMax 0: 16 half-words.  A loop of four
+ * 4-byte instructions (8 half-words) ending in a taken branch: the
+ * counter reaches 16 at the second branch, which is flushed, and the
+ * next instruction is a format 3.0.
+ */
+static void test_enc_resync_halfwords(void)
+{
+    static const char *const want[] = {
+        "S ie=1 q=0 o=0",
+        "F3.0 b=1 p=3 a=800",
+        "F1 n=2 m=0 a=6 s=000",             /* 0x100c - 0x1000 */
+        "F3.0 b=1 p=3 a=800",
+        "F1 n=2 m=0 a=6 s=000",
+        "F3.0 b=1 p=3 a=800",               /* the last, reported */
+        "S ie=0 q=1 o=0",
+        NULL
+    };
+    unsigned i;
+
+    setup(false, ETRACE_SYNC_MODE_HALFWORDS, 0);
+    for (i = 0; i < 4; i++) {
+        etrace_enc_block(&enc, 0x1000, 4, 0x100c, 4, 4, M);
+        etrace_enc_set_itype(&enc, 0x100c, ETRACE_ITYPE_T_BRANCH);
+    }
+    etrace_enc_block(&enc, 0x1000, 4, 0x1000, 4, 1, M);
+    etrace_enc_stop(&enc, false);
+    expect(want);
+}
+
+/* Lost packets: a support packet with trace_lost, then a sync. */
+static void test_enc_lost(void)
+{
+    static const char *const want[] = {
+        "S ie=1 q=0 o=0",
+        "F3.0 b=1 p=3 a=800",
+        "S ie=1 q=2 o=0",
+        "F3.0 b=0 p=3 a=802",               /* the held branch */
+        "F3.0 b=1 p=1 a=1000",
+        "S ie=0 q=1 o=0",
+        NULL
+    };
+
+    setup(false, ETRACE_SYNC_MODE_PACKETS, 4);
+    etrace_enc_block(&enc, 0x1000, 4, 0x1000, 4, 1, M);
+    insn(0x1004, ETRACE_ITYPE_T_BRANCH, M);
+    etrace_enc_lost(&enc);
+    etrace_enc_block(&enc, 0x2000, 4, 0x2000, 4, 1, S);
+    etrace_enc_stop(&enc, false);
+    expect(want);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/etrace/packet/map-bits", test_map_bits);
+    g_test_add_func("/etrace/packet/spec-example", test_spec_example_bytes);
+    g_test_add_func("/etrace/packet/support", test_support);
+    g_test_add_func("/etrace/packet/sync", test_sync_packets);
+    g_test_add_func("/etrace/packet/branch", test_branch_packets);
+    g_test_add_func("/etrace/packet/compressed-bits", test_compressed_bits);
+    g_test_add_func("/etrace/packet/encap-srcid", test_encap_srcid);
+    g_test_add_func("/etrace/enc/branches-return",
+                    test_enc_branches_and_return);
+    g_test_add_func("/etrace/enc/ecall", test_enc_ecall);
+    g_test_add_func("/etrace/enc/full-address", test_enc_full_address);
+    g_test_add_func("/etrace/enc/page-fault", test_enc_page_fault);
+    g_test_add_func("/etrace/enc/fault-at-jump-target",
+                    test_enc_fault_at_jump_target);
+    g_test_add_func("/etrace/enc/updiscon-bit", test_enc_updiscon_bit);
+    g_test_add_func("/etrace/enc/full-map", test_enc_full_map);
+    g_test_add_func("/etrace/enc/mret", test_enc_mret);
+    g_test_add_func("/etrace/enc/mret-same-mode", test_enc_mret_same_mode);
+    g_test_add_func("/etrace/enc/interrupt-after-branch",
+                    test_enc_interrupt_after_branch);
+    g_test_add_func("/etrace/enc/first-insn-faults",
+                    test_enc_first_insn_faults);
+    g_test_add_func("/etrace/enc/double-trap", test_enc_double_trap);
+    g_test_add_func("/etrace/enc/resync-packets", test_enc_resync_packets);
+    g_test_add_func("/etrace/enc/resync-updiscon", test_enc_resync_updiscon);
+    g_test_add_func("/etrace/enc/resync-halfwords",
+                    test_enc_resync_halfwords);
+    g_test_add_func("/etrace/enc/lost", test_enc_lost);
+    return g_test_run();
+}
