@@ -16,13 +16,16 @@ what it translated and executed (-d in_asm,exec,nochain,int):
     retire (an ecall or ebreak does not either: it traps);
   - "cpu_io_recompile: rewound execution of TB to A": the block stopped
     before A (icount, I/O in the middle of a block).
-Every block event (first pc, last pc, size of the last instruction,
-instruction count) must equal the block built from that record, in the
+Every block event (first pc, last pc, sizes of the first and the last
+instruction, instruction count) must equal the block built from that
+record, in the
 same order, up to the end of the run (the final events may still be
 buffered when the guest's finisher stops QEMU).  A transfer event must
 leave from the last instruction of the block before it and, when a block
-follows, arrive at its first instruction.  Prints the first divergence
-with the events around it.
+follows, arrive at its first instruction.  A trap event says an
+instruction retired before the trap exactly for ecall (4 bytes) and for
+ebreak and c.ebreak (4 and 2), from the listing of the instruction at
+its epc.  Prints the first divergence with the events around it.
 """
 
 import os
@@ -39,7 +42,10 @@ EXCP = re.compile(r'riscv_cpu_do_interrupt: hart:\d+, async:0, '
 REWOUND = re.compile(r'cpu_io_recompile: rewound execution of TB to '
                      r'([0-9a-f]+)')
 BLOCK = re.compile(r'riscv_cf_block hart \d+: block 0x([0-9a-f]+)\.\.'
-                   r'0x([0-9a-f]+) last (\d) bytes, (\d+) insns')
+                   r'0x([0-9a-f]+) first (\d) last (\d) bytes, (\d+) insns')
+TRAP = re.compile(r'riscv_cf_trap hart \d+: trap async (\d) cause (\d+) '
+                  r'tval 0x[0-9a-f]+ insn (\d+) epc 0x([0-9a-f]+)')
+EBREAK = {'00100073': 4, '9002': 2}
 XFER = re.compile(r'riscv_cf_transfer hart \d+: transfer type (\d+) '
                   r'0x([0-9a-f]+) -> 0x([0-9a-f]+)')
 EVENT = re.compile(r'riscv_cf_(trap|trap_return|mode) ')
@@ -66,6 +72,7 @@ def parse(log):
     known = {}
     executed = []
     events = []
+    code = {}
     with open(log, encoding='utf-8', errors='replace') as f:
         for line in f:
             if line.startswith('IN:'):
@@ -74,6 +81,7 @@ def parse(log):
             m = IN_INSN.match(line)
             if m and listing is not None:
                 listing.append((int(m.group(1), 16), len(m.group(2)) // 2))
+                code[int(m.group(1), 16)] = m.group(2)
                 continue
             if listing is not None:
                 pending, listing = listing, None
@@ -106,7 +114,12 @@ def parse(log):
             if m:
                 events.append(('block', int(m.group(1), 16),
                                int(m.group(2), 16), int(m.group(3)),
-                               int(m.group(4))))
+                               int(m.group(4)), int(m.group(5))))
+                continue
+            m = TRAP.search(line)
+            if m:
+                events.append(('trap', int(m.group(1)), int(m.group(2)),
+                               int(m.group(3)), int(m.group(4), 16)))
                 continue
             m = XFER.search(line)
             if m:
@@ -117,16 +130,30 @@ def parse(log):
             if m:
                 events.append((m.group(1),))
     truth = [('block', b['insns'][0][0], b['insns'][-1][0],
-              b['insns'][-1][1], len(b['insns']))
+              b['insns'][0][1], b['insns'][-1][1], len(b['insns']))
              for b in executed if b['insns']]
-    return truth, events
+    return truth, events, code
+
+
+def retired_len(ev, code):
+    """Size of the instruction trap event @ev should say retired."""
+    _, is_async, cause, _, epc = ev
+    if is_async:
+        return 0
+    if 8 <= cause <= 11:
+        return 4
+    insn = code.get(epc, code.get(epc & 0xffffffff))
+    return EBREAK.get(insn, 0) if cause == 3 else 0
 
 
 
 def show(ev):
     if ev[0] == 'block':
-        return (f'block 0x{ev[1]:x}..0x{ev[2]:x} last {ev[3]} bytes, '
-                f'{ev[4]} insns')
+        return (f'block 0x{ev[1]:x}..0x{ev[2]:x} first {ev[3]} last {ev[4]} '
+                f'bytes, {ev[5]} insns')
+    if ev[0] == 'trap':
+        return (f'trap async {ev[1]} cause {ev[2]} insn {ev[3]} '
+                f'epc 0x{ev[4]:x}')
     if ev[0] == 'transfer':
         return f'transfer type {ev[1]} 0x{ev[2]:x} -> 0x{ev[3]:x}'
     return ev[0]
@@ -145,7 +172,7 @@ def main():
         res = subprocess.run(cmd, timeout=600, check=False)
         if res.returncode != 0:
             sys.exit(f'guest failed (exit {res.returncode}): {cmd}')
-        truth, events = parse(log)
+        truth, events, code = parse(log)
 
     blocks = [e for e in events if e[0] == 'block']
     if not blocks:
@@ -164,7 +191,15 @@ def main():
                  'executed')
 
     last = None
+    traps = 0
+    retiring = 0
     for i, ev in enumerate(events):
+        if ev[0] == 'trap':
+            traps += 1
+            retiring += ev[3] != 0
+            if ev[3] != retired_len(ev, code):
+                sys.exit(f'event {i}: {show(ev)}: the instruction at epc '
+                         f'retires {retired_len(ev, code)} bytes')
         if ev[0] == 'transfer':
             if last is None or last[0] != 'block' or ev[2] != last[2]:
                 sys.exit(f'event {i}: {show(ev)} does not leave from the '
@@ -177,8 +212,10 @@ def main():
     transfers = sum(1 for e in events if e[0] == 'transfer')
     print(f'{len(blocks)} block events equal QEMU\'s record of '
           f'{len(truth)} executed blocks '
-          f'({sum(b[4] for b in blocks)} instructions); '
-          f'{transfers} transfers consistent with them')
+          f'({sum(b[5] for b in blocks)} instructions); '
+          f'{transfers} transfers consistent with them; '
+          f'{traps} traps, {retiring} of them after an ecall or ebreak, '
+          f'with the right retired instruction')
 
 
 if __name__ == '__main__':

@@ -55,6 +55,12 @@ typedef struct RISCVCFState {
      * some consumer needs RISCV_CF_NEED_INSNS; exact at every stop.
      */
     uint64_t insns;
+    /*
+     * Size of the ebreak or c.ebreak raising a breakpoint exception, 0 for
+     * one raised by a trigger (written by translated code only while some
+     * consumer needs blocks; cleared by every trap).
+     */
+    uint32_t ebreak_len;
     unsigned nr_consumers;
     RISCVCFConsumer consumers[RISCV_CF_MAX_CONSUMERS];
 } RISCVCFState;

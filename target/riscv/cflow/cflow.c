@@ -77,6 +77,7 @@ void riscv_cf_trap(CPURISCVState *env, const RISCVCFTrap *trap)
             c->ops->trap(env, c->opaque, trap);
         }
     }
+    cf->ebreak_len = 0;
 }
 
 void riscv_cf_trap_return(CPURISCVState *env, uint64_t retpc,
@@ -152,6 +153,7 @@ void riscv_cf_unwind_block(CPURISCVState *env, uint64_t left, bool prev_rvc)
     ev->insns -= left;
     ev->dst = env->pc - (prev_rvc ? 2 : 4);
     ev->info = (RISCV_CF_EV_BLOCK << RISCV_CF_EV_KIND_SHIFT) |
+               (ev->info & RISCV_CF_EV_FIRST_RVC) |
                (prev_rvc ? RISCV_CF_EV_LAST_RVC : 0);
 }
 
@@ -194,6 +196,7 @@ static void cf_log_drain(CPURISCVState *env, void *opaque,
         if (riscv_cf_event_kind(&ev[i]) == RISCV_CF_EV_BLOCK) {
             trace_riscv_cf_block(env->mhartid, ev[i].src & mask,
                                  ev[i].dst & mask,
+                                 ev[i].info & RISCV_CF_EV_FIRST_RVC ? 2 : 4,
                                  ev[i].info & RISCV_CF_EV_LAST_RVC ? 2 : 4,
                                  ev[i].count);
         } else {
@@ -207,8 +210,8 @@ static void cf_log_trap(CPURISCVState *env, void *opaque,
                         const RISCVCFTrap *trap)
 {
     trace_riscv_cf_trap(env->mhartid, trap->async, trap->cause, trap->tval,
-                        trap->epc, trap->handler, trap->target_priv,
-                        trap->target_virt);
+                        trap->insn_len, trap->epc, trap->handler,
+                        trap->target_priv, trap->target_virt);
 }
 
 static void cf_log_trap_return(CPURISCVState *env, void *opaque,

@@ -64,6 +64,8 @@
 #define RISCV_CF_EV_BLOCK           2
 /* Block: its last retired instruction is 2 bytes long (else 4). */
 #define RISCV_CF_EV_LAST_RVC        BIT(16)
+/* Block: its first instruction is 2 bytes long (else 4). */
+#define RISCV_CF_EV_FIRST_RVC       BIT(17)
 
 static inline CTRType riscv_cf_event_type(const RISCVCFEvent *ev)
 {
@@ -91,6 +93,12 @@ typedef struct RISCVCFTrap {
     bool async;
     target_ulong cause;         /* as written to xcause, no interrupt bit */
     target_ulong tval;
+    /*
+     * Size of the instruction at @epc when it retires before the trap is
+     * taken (ecall, ebreak, c.ebreak), else 0: that instruction is not in
+     * the block events, which hold only instructions that complete.
+     */
+    unsigned insn_len;
     uint64_t epc;
     uint64_t handler;
     target_ulong target_priv;
