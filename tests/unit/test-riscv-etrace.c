@@ -738,6 +738,34 @@ static void test_enc_resync_halfwords(void)
     expect(want);
 }
 
+/*
+ * Full addresses switched on while tracing: a support packet says so, and
+ * the next format 2 carries a full address.  A trap return given as such
+ * is an uninferable discontinuity.
+ */
+static void test_enc_configure(void)
+{
+    static const char *const want[] = {
+        "S ie=1 q=0 o=0",
+        "F3.0 b=1 p=3 a=800",
+        "S ie=1 q=0 o=4",
+        "F2 a=2000 s=000",                  /* 0x4000 >> 1, after mret */
+        "S ie=0 q=3 o=4",
+        NULL
+    };
+    ETraceEncConfig cfg;
+
+    setup(false, ETRACE_SYNC_MODE_PACKETS, 4);
+    cfg = enc.cfg;
+    etrace_enc_block(&enc, 0x1000, 4, 0x1004, 4, 2, M);
+    cfg.full_address = true;
+    etrace_enc_configure(&enc, &cfg);
+    etrace_enc_trap_return(&enc);
+    etrace_enc_block(&enc, 0x4000, 4, 0x4000, 4, 1, M);
+    etrace_enc_stop(&enc, false);
+    expect(want);
+}
+
 /* Lost packets: a support packet with trace_lost, then a sync. */
 static void test_enc_lost(void)
 {
@@ -790,6 +818,7 @@ int main(int argc, char **argv)
     g_test_add_func("/etrace/enc/resync-updiscon", test_enc_resync_updiscon);
     g_test_add_func("/etrace/enc/resync-halfwords",
                     test_enc_resync_halfwords);
+    g_test_add_func("/etrace/enc/configure", test_enc_configure);
     g_test_add_func("/etrace/enc/lost", test_enc_lost);
     return g_test_run();
 }

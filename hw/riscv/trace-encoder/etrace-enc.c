@@ -300,6 +300,21 @@ void etrace_enc_init(ETraceEnc *e, const ETraceEncConfig *cfg,
     e->opaque = opaque;
 }
 
+void etrace_enc_configure(ETraceEnc *e, const ETraceEncConfig *cfg)
+{
+    bool options_changed = cfg->full_address != e->cfg.full_address;
+
+    if (cfg->sync_mode != e->cfg.sync_mode) {
+        e->resync_count = 0;
+        e->halfwords_pending = 0;
+        e->resync_flushed = false;
+    }
+    e->cfg = *cfg;
+    if (e->running && options_changed) {
+        send_support(e, true, ETRACE_QUAL_NO_CHANGE);
+    }
+}
+
 static void etrace_enc_reset_pipeline(ETraceEnc *e)
 {
     e->have_prev = false;
@@ -398,6 +413,13 @@ void etrace_enc_set_itype(ETraceEnc *e, uint64_t addr, uint8_t itype)
 {
     if (e->have_cur && e->cur.retired && e->cur.addr == addr) {
         e->cur.itype = itype;
+    }
+}
+
+void etrace_enc_trap_return(ETraceEnc *e)
+{
+    if (e->have_cur && e->cur.retired) {
+        e->cur.itype = ETRACE_ITYPE_TRAP_RETURN;
     }
 }
 

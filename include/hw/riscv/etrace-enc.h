@@ -114,6 +114,16 @@ void etrace_enc_init(ETraceEnc *e, const ETraceEncConfig *cfg,
                      ETraceEmitFn *emit, void *opaque);
 
 /**
+ * etrace_enc_configure: change the options
+ * @e: encoder
+ * @cfg: the new options, copied
+ *
+ * While tracing, sends a support packet when the options it reports
+ * change; a change of resync mode restarts the resync count.
+ */
+void etrace_enc_configure(ETraceEnc *e, const ETraceEncConfig *cfg);
+
+/**
  * etrace_enc_start: tracing starts
  * @e: encoder
  *
@@ -173,6 +183,12 @@ void etrace_enc_block(ETraceEnc *e, uint64_t first, unsigned first_size,
  * Ignored when the last row given is not at @addr.
  */
 void etrace_enc_set_itype(ETraceEnc *e, uint64_t addr, uint8_t itype);
+
+/**
+ * etrace_enc_trap_return: the last row given is a trap return (xRET)
+ * @e: encoder
+ */
+void etrace_enc_trap_return(ETraceEnc *e);
 
 /**
  * etrace_enc_trap: feed a trap

@@ -1,0 +1,638 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * RISC-V Trace Control Interface 1.0 trace encoder (component type 1)
+ * producing E-Trace 2.0 branch trace of one hart.
+ *
+ * The encoder is a consumer of the hart's control-flow event pipeline
+ * (target/riscv/cflow): while it traces, the hart appends an event for
+ * every block of instructions it retires and for every branch and
+ * uninferable jump, and tells it of traps and trap returns.  The
+ * encoder turns them into the rows of the E-Trace algorithm
+ * (etrace-enc.c), frames the packets (Encapsulation 1.0) into a buffer,
+ * and hands the buffer to the funnel or sink it feeds in batches.
+ *
+ * Threads: the registers belong to the device and are accessed with the
+ * BQL held; the encoder state belongs to the hart and is touched only in
+ * the hart's thread (or while it is stopped: reset, migration).  A
+ * register write that starts, stops or reconfigures tracing takes effect
+ * when the hart next runs its queued work, between two translation
+ * blocks: the trace starts and stops at block boundaries, and says where.
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/log.h"
+#include "qemu/main-loop.h"
+#include "qemu/module.h"
+#include "qemu/timer.h"
+#include "qemu/atomic.h"
+#include "qapi/error.h"
+#include "hw/sysbus.h"
+#include "hw/registerfields.h"
+#include "hw/qdev-properties.h"
+#include "migration/vmstate.h"
+#include "target/riscv/cpu.h"
+#include "target/riscv/cflow/cflow.h"
+#include "hw/riscv/etrace-enc.h"
+#include "hw/riscv/trace-component.h"
+#include "trace.h"
+
+OBJECT_DECLARE_SIMPLE_TYPE(RISCVTraceEncoder, RISCV_TRACE_ENCODER)
+
+REG32(TE_CONTROL, 0x000)
+    FIELD(TE_CONTROL, ACTIVE, 0, 1)
+    FIELD(TE_CONTROL, ENABLE, 1, 1)
+    FIELD(TE_CONTROL, INST_TRACING, 2, 1)
+    FIELD(TE_CONTROL, EMPTY, 3, 1)
+    FIELD(TE_CONTROL, INST_MODE, 4, 3)
+    FIELD(TE_CONTROL, CONTEXT, 9, 1)
+    FIELD(TE_CONTROL, INST_TRIG_ENABLE, 11, 1)
+    FIELD(TE_CONTROL, INST_STALL_OR_OVERFLOW, 12, 1)
+    FIELD(TE_CONTROL, INST_STALL_ENA, 13, 1)
+    FIELD(TE_CONTROL, INHIBIT_SRC, 15, 1)
+    FIELD(TE_CONTROL, INST_SYNC_MODE, 16, 2)
+    FIELD(TE_CONTROL, INST_SYNC_MAX, 20, 4)
+    FIELD(TE_CONTROL, FORMAT, 24, 3)
+REG32(TE_IMPL, 0x004)
+    FIELD(TE_IMPL, VER_MAJOR, 0, 4)
+    FIELD(TE_IMPL, VER_MINOR, 4, 4)
+    FIELD(TE_IMPL, COMP_TYPE, 8, 4)
+    FIELD(TE_IMPL, PROTOCOL_MAJOR, 16, 4)
+    FIELD(TE_IMPL, PROTOCOL_MINOR, 20, 4)
+REG32(TE_INST_FEATURES, 0x008)
+    FIELD(TE_INST_FEATURES, NO_ADDR_DIFF, 0, 1)
+    FIELD(TE_INST_FEATURES, SRC_ID, 16, 12)
+    FIELD(TE_INST_FEATURES, SRC_BITS, 28, 4)
+REG32(TE_INST_FILTERS, 0x00c)
+
+/*
+ * trTeInstMode does not apply to E-Trace and reads 7 (E-Trace control
+ * chapter, "Optional Modes": hardcode to 7).
+ */
+#define TE_INST_MODE_ETRACE     7
+#define TE_SRC_BITS_MAX         12
+
+/* Fields the guest can write, and the defaults of release from reset. */
+#define TE_CONTROL_RW \
+    (R_TE_CONTROL_ACTIVE_MASK | R_TE_CONTROL_ENABLE_MASK | \
+     R_TE_CONTROL_INST_TRACING_MASK | R_TE_CONTROL_INST_STALL_ENA_MASK | \
+     R_TE_CONTROL_INHIBIT_SRC_MASK | R_TE_CONTROL_INST_SYNC_MODE_MASK | \
+     R_TE_CONTROL_INST_SYNC_MAX_MASK)
+#define TE_CONTROL_DEFAULT \
+    (R_TE_CONTROL_ACTIVE_MASK | \
+     TE_INST_MODE_ETRACE << R_TE_CONTROL_INST_MODE_SHIFT | \
+     ETRACE_SYNC_MODE_PACKETS << R_TE_CONTROL_INST_SYNC_MODE_SHIFT | \
+     8 << R_TE_CONTROL_INST_SYNC_MAX_SHIFT)
+
+/* Packets are handed on when this much is buffered, or this old. */
+#define TE_BUF_SIZE             8192
+#define TE_FLUSH_BYTES          4096
+#define TE_FLUSH_NS             (10 * SCALE_MS)
+
+struct RISCVTraceEncoder {
+    SysBusDevice parent_obj;
+
+    MemoryRegion mmio;
+    RISCVCPU *cpu;
+    Object *sink;
+    uint32_t sink_input;
+    uint32_t reset_srcid;
+    uint8_t reset_srcbits;
+    bool start;
+
+    /* Registers, with the BQL held. */
+    uint32_t control;
+    uint32_t inst_features;
+    /* Enable went to 0: not empty until the hart has flushed. */
+    bool flush_pending;
+
+    /* The hart's side. */
+    bool tracing;
+    bool lost;
+    ETraceEncap encap;
+    ETraceEnc enc;
+    uint32_t buf_len;
+    uint8_t buf[TE_BUF_SIZE];
+    /* buf_len != 0, for register reads from other threads */
+    bool buffered;
+    int64_t flushed_ns;
+};
+
+static const ETraceParams te_params = {
+    .iaddress_width = 64,
+    .iaddress_lsb = 1,
+    .privilege_width = 3,
+    .ecause_width = 6,
+};
+
+static bool te_should_trace(RISCVTraceEncoder *s)
+{
+    uint32_t mask = R_TE_CONTROL_ACTIVE_MASK | R_TE_CONTROL_ENABLE_MASK |
+                    R_TE_CONTROL_INST_TRACING_MASK;
+
+    return (s->control & mask) == mask;
+}
+
+/* The hart's copy of the settings, taken with the BQL held. */
+static void te_config(RISCVTraceEncoder *s, ETraceEncConfig *cfg)
+{
+    s->encap = (ETraceEncap) {
+        .flow = 0,
+        .srcid_bits = FIELD_EX32(s->control, TE_CONTROL, INHIBIT_SRC) ? 0 :
+                      FIELD_EX32(s->inst_features, TE_INST_FEATURES, SRC_BITS),
+        .srcid = FIELD_EX32(s->inst_features, TE_INST_FEATURES, SRC_ID),
+    };
+    *cfg = (ETraceEncConfig) {
+        .params = te_params,
+        .full_address = FIELD_EX32(s->inst_features, TE_INST_FEATURES,
+                                   NO_ADDR_DIFF),
+        .sync_mode = FIELD_EX32(s->control, TE_CONTROL, INST_SYNC_MODE),
+        .sync_max = FIELD_EX32(s->control, TE_CONTROL, INST_SYNC_MAX),
+    };
+}
+
+/* E-Trace privilege code of the hart's current mode. */
+static uint8_t te_priv(CPURISCVState *env)
+{
+    if (env->virt_enabled) {
+        return env->priv == PRV_U ? ETRACE_PRIV_VU : ETRACE_PRIV_VS;
+    }
+    return env->priv == PRV_U ? ETRACE_PRIV_U :
+           env->priv == PRV_S ? ETRACE_PRIV_S : ETRACE_PRIV_M;
+}
+
+/* Addresses of a mode whose XLEN is 32 are reported zero-extended. */
+static uint64_t te_addr_mask(CPURISCVState *env)
+{
+    return env->xl == MXL_RV32 ? UINT32_MAX : UINT64_MAX;
+}
+
+/* Hand the buffered packets on; called in the hart's thread. */
+static void te_flush(RISCVTraceEncoder *s)
+{
+    BQL_LOCK_GUARD();
+    bool stall = FIELD_EX32(s->control, TE_CONTROL, INST_STALL_ENA);
+
+    s->flushed_ns = qemu_clock_get_ns(QEMU_CLOCK_REALTIME);
+    if (s->lost) {
+        /* What was made while packets were refused is lost too. */
+        s->buf_len = 0;
+        etrace_enc_lost(&s->enc);
+    }
+    if (!s->buf_len) {
+        return;
+    }
+    if (riscv_trace_sink_push(s->sink, s->sink_input, s->buf, s->buf_len,
+                              stall)) {
+        s->lost = false;
+    } else {
+        trace_riscv_trace_encoder_lost(s->cpu->env.mhartid, s->buf_len);
+        s->lost = true;
+        s->control = FIELD_DP32(s->control, TE_CONTROL,
+                                INST_STALL_OR_OVERFLOW, 1);
+    }
+    s->buf_len = 0;
+    qatomic_set(&s->buffered, false);
+}
+
+static void te_emit(void *opaque, const ETraceTeInst *t)
+{
+    RISCVTraceEncoder *s = opaque;
+    ETraceBits b;
+
+    if (s->buf_len + ETRACE_ENCAP_MAX_BYTES > TE_BUF_SIZE) {
+        te_flush(s);
+    }
+    etrace_te_inst_pack(&b, &te_params, t);
+    s->buf_len += etrace_encap(s->buf + s->buf_len, &s->encap, &b);
+    qatomic_set(&s->buffered, true);
+}
+
+/* After a batch of events: hand packets on when enough are waiting. */
+static void te_maybe_flush(RISCVTraceEncoder *s)
+{
+    if (s->lost) {
+        s->buf_len = 0;
+    } else if (s->buf_len >= TE_FLUSH_BYTES) {
+        te_flush(s);
+        return;
+    } else if (!s->buf_len) {
+        return;
+    }
+    if (qemu_clock_get_ns(QEMU_CLOCK_REALTIME) - s->flushed_ns >=
+        TE_FLUSH_NS) {
+        te_flush(s);
+    }
+}
+
+static uint32_t te_needs(CPURISCVState *env, void *opaque)
+{
+    RISCVTraceEncoder *s = opaque;
+
+    if (!s->tracing) {
+        return 0;
+    }
+    return RISCV_CF_NEED_BLOCKS |
+           BIT(CTRDATA_TYPE_NONTAKEN_BRANCH) |
+           BIT(CTRDATA_TYPE_TAKEN_BRANCH) |
+           BIT(CTRDATA_TYPE_INDIRECT_CALL) |
+           BIT(CTRDATA_TYPE_INDIRECT_JUMP) |
+           BIT(CTRDATA_TYPE_CO_ROUTINE_SWAP) |
+           BIT(CTRDATA_TYPE_RETURN) |
+           BIT(CTRDATA_TYPE_OTHER_INDIRECT_JUMP);
+}
+
+static void te_drain(CPURISCVState *env, void *opaque,
+                     const RISCVCFEvent *ev, unsigned n)
+{
+    RISCVTraceEncoder *s = opaque;
+    uint64_t mask = te_addr_mask(env);
+    uint8_t priv = te_priv(env);
+    unsigned i;
+
+    if (!s->tracing) {
+        return;
+    }
+    for (i = 0; i < n; i++) {
+        if (riscv_cf_event_kind(&ev[i]) == RISCV_CF_EV_BLOCK) {
+            etrace_enc_block(&s->enc, ev[i].src & mask,
+                             ev[i].info & RISCV_CF_EV_FIRST_RVC ? 2 : 4,
+                             ev[i].dst & mask,
+                             ev[i].info & RISCV_CF_EV_LAST_RVC ? 2 : 4,
+                             ev[i].count, priv);
+        } else {
+            etrace_enc_set_itype(&s->enc, ev[i].src & mask,
+                                 riscv_cf_event_type(&ev[i]));
+        }
+    }
+    te_maybe_flush(s);
+}
+
+static void te_trap(CPURISCVState *env, void *opaque,
+                    const RISCVCFTrap *trap)
+{
+    RISCVTraceEncoder *s = opaque;
+
+    if (s->tracing) {
+        etrace_enc_trap(&s->enc, trap->async, trap->cause, trap->tval,
+                        trap->epc & te_addr_mask(env), trap->insn_len,
+                        te_priv(env));
+    }
+}
+
+static void te_trap_return(CPURISCVState *env, void *opaque,
+                           const RISCVCFTrapReturn *ret)
+{
+    RISCVTraceEncoder *s = opaque;
+
+    if (s->tracing) {
+        etrace_enc_trap_return(&s->enc);
+    }
+}
+
+static const RISCVCFConsumerOps te_consumer = {
+    .needs = te_needs,
+    .drain = te_drain,
+    .trap = te_trap,
+    .trap_return = te_trap_return,
+};
+
+/*
+ * Bring the hart's side in line with the registers: run by the hart
+ * between two blocks, or with the hart stopped.
+ */
+static void te_apply(RISCVTraceEncoder *s)
+{
+    CPURISCVState *env = &s->cpu->env;
+    bool want = te_should_trace(s);
+    ETraceEncConfig cfg;
+
+    /* Whatever ran so far ran under the old settings. */
+    riscv_cf_sync(env);
+    te_config(s, &cfg);
+    etrace_enc_configure(&s->enc, &cfg);
+    if (want && !s->tracing) {
+        s->lost = false;
+        s->tracing = true;
+        etrace_enc_start(&s->enc);
+        trace_riscv_trace_encoder_start(env->mhartid);
+    } else if (!want && s->tracing) {
+        s->tracing = false;
+        etrace_enc_stop(&s->enc, FIELD_EX32(s->control, TE_CONTROL, ACTIVE) &&
+                                 FIELD_EX32(s->control, TE_CONTROL, ENABLE));
+        trace_riscv_trace_encoder_stop(env->mhartid);
+    }
+    if (!s->tracing || s->flush_pending) {
+        te_flush(s);
+        s->flush_pending = false;
+    }
+    riscv_cf_update_needs(env);
+}
+
+static void te_apply_work(CPUState *cs, run_on_cpu_data data)
+{
+    te_apply(data.host_ptr);
+}
+
+static void te_schedule_apply(RISCVTraceEncoder *s)
+{
+    async_run_on_cpu(CPU(s->cpu), te_apply_work, RUN_ON_CPU_HOST_PTR(s));
+}
+
+static uint64_t te_read(void *opaque, hwaddr addr, unsigned size)
+{
+    RISCVTraceEncoder *s = opaque;
+    uint32_t val = 0;
+
+    switch (addr) {
+    case A_TE_CONTROL:
+        val = FIELD_DP32(s->control, TE_CONTROL, EMPTY,
+                         !s->flush_pending && !qatomic_read(&s->buffered));
+        break;
+    case A_TE_IMPL:
+        /* Interface 1.0; E-Trace 2.0.x is protocol version 0.0. */
+        val = FIELD_DP32(val, TE_IMPL, VER_MAJOR, 1);
+        val = FIELD_DP32(val, TE_IMPL, COMP_TYPE, RISCV_TRACE_COMP_ENCODER);
+        break;
+    case A_TE_INST_FEATURES:
+        val = s->inst_features;
+        break;
+    }
+    trace_riscv_trace_encoder_read(s->cpu->env.mhartid, addr, val);
+    return val;
+}
+
+static void te_write_control(RISCVTraceEncoder *s, uint32_t val)
+{
+    uint32_t old = s->control;
+    unsigned mode = FIELD_EX32(val, TE_CONTROL, INST_SYNC_MODE);
+    bool sticky = FIELD_EX32(old, TE_CONTROL, INST_STALL_OR_OVERFLOW);
+
+    if (!FIELD_EX32(val, TE_CONTROL, ACTIVE)) {
+        /* Held in reset: disabled, flushed first. */
+        if (FIELD_EX32(old, TE_CONTROL, ENABLE)) {
+            s->flush_pending = true;
+        }
+        s->control = 0;
+        return;
+    }
+    if (!FIELD_EX32(old, TE_CONTROL, ACTIVE)) {
+        /* Released from reset: every field takes its default. */
+        s->control = TE_CONTROL_DEFAULT;
+        return;
+    }
+
+    /* WARL: resync by packets or half-words, or none. */
+    if (mode != ETRACE_SYNC_MODE_OFF && mode != ETRACE_SYNC_MODE_PACKETS &&
+        mode != ETRACE_SYNC_MODE_HALFWORDS) {
+        val = FIELD_DP32(val, TE_CONTROL, INST_SYNC_MODE,
+                         FIELD_EX32(old, TE_CONTROL, INST_SYNC_MODE));
+    }
+    /* Write 1 to clear; enabling the encoder clears it too. */
+    if (FIELD_EX32(val, TE_CONTROL, INST_STALL_OR_OVERFLOW) ||
+        (!FIELD_EX32(old, TE_CONTROL, ENABLE) &&
+         FIELD_EX32(val, TE_CONTROL, ENABLE))) {
+        sticky = false;
+    }
+    val = (val & TE_CONTROL_RW) |
+          TE_INST_MODE_ETRACE << R_TE_CONTROL_INST_MODE_SHIFT;
+    if (sticky) {
+        val |= R_TE_CONTROL_INST_STALL_OR_OVERFLOW_MASK;
+    }
+    if (FIELD_EX32(old, TE_CONTROL, ENABLE) &&
+        !FIELD_EX32(val, TE_CONTROL, ENABLE)) {
+        s->flush_pending = true;
+    }
+    s->control = val;
+}
+
+static void te_write(void *opaque, hwaddr addr, uint64_t val64,
+                     unsigned size)
+{
+    RISCVTraceEncoder *s = opaque;
+    uint32_t val = val64;
+    unsigned bits;
+
+    trace_riscv_trace_encoder_write(s->cpu->env.mhartid, addr, val);
+    switch (addr) {
+    case A_TE_CONTROL:
+        te_write_control(s, val);
+        break;
+    case A_TE_INST_FEATURES:
+        bits = MIN(FIELD_EX32(val, TE_INST_FEATURES, SRC_BITS),
+                   TE_SRC_BITS_MAX);
+        s->inst_features = val & (R_TE_INST_FEATURES_NO_ADDR_DIFF_MASK |
+                                  R_TE_INST_FEATURES_SRC_ID_MASK);
+        s->inst_features = FIELD_DP32(s->inst_features, TE_INST_FEATURES,
+                                      SRC_BITS, bits);
+        break;
+    case A_TE_IMPL:
+        qemu_log_mask(LOG_GUEST_ERROR, "%s: trTeImpl is read-only\n",
+                      __func__);
+        return;
+    default:
+        return;
+    }
+    te_schedule_apply(s);
+}
+
+static const MemoryRegionOps te_ops = {
+    .read = te_read,
+    .write = te_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    .valid = {
+        .min_access_size = 4,
+        .max_access_size = 4,
+    },
+};
+
+static void te_reset_enter(Object *obj, ResetType type)
+{
+    RISCVTraceEncoder *s = RISCV_TRACE_ENCODER(obj);
+
+    /* The hart is stopped: end the trace before the sinks reset. */
+    if (s->tracing) {
+        riscv_cf_sync(&s->cpu->env);
+        s->tracing = false;
+        etrace_enc_stop(&s->enc, false);
+        te_flush(s);
+    }
+}
+
+static void te_reset_hold(Object *obj, ResetType type)
+{
+    RISCVTraceEncoder *s = RISCV_TRACE_ENCODER(obj);
+    ETraceEncConfig cfg;
+
+    s->control = 0;
+    if (s->start) {
+        s->control = TE_CONTROL_DEFAULT | R_TE_CONTROL_ENABLE_MASK |
+                     R_TE_CONTROL_INST_TRACING_MASK;
+    }
+    s->inst_features = 0;
+    s->inst_features = FIELD_DP32(s->inst_features, TE_INST_FEATURES, SRC_ID,
+                                  s->reset_srcid);
+    s->inst_features = FIELD_DP32(s->inst_features, TE_INST_FEATURES,
+                                  SRC_BITS, s->reset_srcbits);
+    s->flush_pending = false;
+    s->tracing = false;
+    s->lost = false;
+    s->buf_len = 0;
+    s->buffered = false;
+    te_config(s, &cfg);
+    etrace_enc_init(&s->enc, &cfg, te_emit, s);
+    te_apply(s);
+}
+
+static void te_realize(DeviceState *dev, Error **errp)
+{
+    RISCVTraceEncoder *s = RISCV_TRACE_ENCODER(dev);
+
+    if (!s->cpu) {
+        error_setg(errp, "the trace encoder needs a hart (property 'cpu')");
+        return;
+    }
+    if (!s->sink) {
+        error_setg(errp, "the trace encoder needs a sink (property 'sink')");
+        return;
+    }
+    if (s->reset_srcbits > TE_SRC_BITS_MAX ||
+        s->reset_srcid >= 1u << s->reset_srcbits) {
+        error_setg(errp, "srcid %u does not fit in srcid-bits %u (0-%d)",
+                   s->reset_srcid, s->reset_srcbits, TE_SRC_BITS_MAX);
+        return;
+    }
+    memory_region_init_io(&s->mmio, OBJECT(s), &te_ops, s,
+                          TYPE_RISCV_TRACE_ENCODER,
+                          RISCV_TRACE_COMPONENT_SIZE);
+    sysbus_init_mmio(SYS_BUS_DEVICE(s), &s->mmio);
+    riscv_cf_register(&s->cpu->env, &te_consumer, s);
+}
+
+static int te_pre_save(void *opaque)
+{
+    RISCVTraceEncoder *s = opaque;
+
+    /* Every event the hart made is in the state saved. */
+    riscv_cf_sync(&s->cpu->env);
+    return 0;
+}
+
+static int te_post_load(void *opaque, int version_id)
+{
+    RISCVTraceEncoder *s = opaque;
+
+    if (s->buf_len > TE_BUF_SIZE || s->enc.branches > ETRACE_MAX_BRANCHES ||
+        s->enc.cfg.sync_max > 15 ||
+        s->encap.srcid_bits > TE_SRC_BITS_MAX) {
+        return -EINVAL;
+    }
+    s->enc.cfg.params = te_params;
+    s->enc.emit = te_emit;
+    s->enc.opaque = s;
+    s->buffered = s->buf_len != 0;
+    s->flushed_ns = qemu_clock_get_ns(QEMU_CLOCK_REALTIME);
+    riscv_cf_update_needs(&s->cpu->env);
+    return 0;
+}
+
+static const VMStateDescription vmstate_etrace_row = {
+    .name = "etrace-row",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT64(addr, ETraceRow),
+        VMSTATE_UINT64(tval, ETraceRow),
+        VMSTATE_UINT32(halfwords, ETraceRow),
+        VMSTATE_UINT8(itype, ETraceRow),
+        VMSTATE_UINT8(priv, ETraceRow),
+        VMSTATE_UINT8(ecause, ETraceRow),
+        VMSTATE_BOOL(retired, ETraceRow),
+        VMSTATE_BOOL(middle, ETraceRow),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
+static const VMStateDescription vmstate_etrace_enc = {
+    .name = "etrace-enc",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_BOOL(cfg.full_address, ETraceEnc),
+        VMSTATE_UINT8(cfg.sync_mode, ETraceEnc),
+        VMSTATE_UINT8(cfg.sync_max, ETraceEnc),
+        VMSTATE_STRUCT(prev, ETraceEnc, 1, vmstate_etrace_row, ETraceRow),
+        VMSTATE_STRUCT(cur, ETraceEnc, 1, vmstate_etrace_row, ETraceRow),
+        VMSTATE_BOOL(have_prev, ETraceEnc),
+        VMSTATE_BOOL(have_cur, ETraceEnc),
+        VMSTATE_BOOL(running, ETraceEnc),
+        VMSTATE_UINT32(branch_map, ETraceEnc),
+        VMSTATE_UINT8(branches, ETraceEnc),
+        VMSTATE_UINT64(last_addr, ETraceEnc),
+        VMSTATE_UINT32(resync_count, ETraceEnc),
+        VMSTATE_UINT32(halfwords_pending, ETraceEnc),
+        VMSTATE_BOOL(resync_flushed, ETraceEnc),
+        VMSTATE_BOOL(trap_reported, ETraceEnc),
+        VMSTATE_BOOL(cur_reported, ETraceEnc),
+        VMSTATE_BOOL(cur_reported_updiscon, ETraceEnc),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
+static const VMStateDescription vmstate_te = {
+    .name = TYPE_RISCV_TRACE_ENCODER,
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .pre_save = te_pre_save,
+    .post_load = te_post_load,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT32(control, RISCVTraceEncoder),
+        VMSTATE_UINT32(inst_features, RISCVTraceEncoder),
+        VMSTATE_BOOL(flush_pending, RISCVTraceEncoder),
+        VMSTATE_BOOL(tracing, RISCVTraceEncoder),
+        VMSTATE_BOOL(lost, RISCVTraceEncoder),
+        VMSTATE_UINT8(encap.srcid_bits, RISCVTraceEncoder),
+        VMSTATE_UINT16(encap.srcid, RISCVTraceEncoder),
+        VMSTATE_STRUCT(enc, RISCVTraceEncoder, 1, vmstate_etrace_enc,
+                       ETraceEnc),
+        VMSTATE_UINT32(buf_len, RISCVTraceEncoder),
+        VMSTATE_UINT8_ARRAY(buf, RISCVTraceEncoder, TE_BUF_SIZE),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
+static const Property te_properties[] = {
+    DEFINE_PROP_LINK("cpu", RISCVTraceEncoder, cpu, TYPE_RISCV_CPU,
+                     RISCVCPU *),
+    DEFINE_PROP_LINK("sink", RISCVTraceEncoder, sink, TYPE_RISCV_TRACE_SINK,
+                     Object *),
+    DEFINE_PROP_UINT32("sink-input", RISCVTraceEncoder, sink_input, 0),
+    DEFINE_PROP_UINT32("srcid", RISCVTraceEncoder, reset_srcid, 0),
+    DEFINE_PROP_UINT8("srcid-bits", RISCVTraceEncoder, reset_srcbits, 0),
+    DEFINE_PROP_BOOL("start", RISCVTraceEncoder, start, false),
+};
+
+static void te_class_init(ObjectClass *klass, const void *data)
+{
+    DeviceClass *dc = DEVICE_CLASS(klass);
+    ResettableClass *rc = RESETTABLE_CLASS(klass);
+
+    dc->realize = te_realize;
+    dc->vmsd = &vmstate_te;
+    dc->desc = "RISC-V E-Trace encoder";
+    /* It registers with its hart's control-flow pipeline for good. */
+    dc->user_creatable = false;
+    device_class_set_props(dc, te_properties);
+    rc->phases.enter = te_reset_enter;
+    rc->phases.hold = te_reset_hold;
+}
+
+static const TypeInfo te_types[] = {
+    {
+        .name = TYPE_RISCV_TRACE_ENCODER,
+        .parent = TYPE_SYS_BUS_DEVICE,
+        .instance_size = sizeof(RISCVTraceEncoder),
+        .class_init = te_class_init,
+    },
+};
+
+DEFINE_TYPES(te_types)
