@@ -30,6 +30,7 @@
 #include "hw/registerfields.h"
 #include "hw/qdev-properties.h"
 #include "migration/vmstate.h"
+#include "system/runstate.h"
 #include "target/riscv/cpu.h"
 #include "target/riscv/cflow/cflow.h"
 #include "hw/riscv/etrace-enc.h"
@@ -483,6 +484,27 @@ static void te_reset_hold(Object *obj, ResetType type)
     te_apply(s);
 }
 
+/*
+ * The VM stops (with the harts stopped): hand on what is buffered, so
+ * that a reader has the trace up to this point; when QEMU shuts down,
+ * end the trace first.  Runs before the sinks write out what they hold.
+ */
+static void te_vm_state_change(void *opaque, bool running, RunState state)
+{
+    RISCVTraceEncoder *s = opaque;
+
+    if (running) {
+        return;
+    }
+    riscv_cf_sync(&s->cpu->env);
+    if (state == RUN_STATE_SHUTDOWN && s->tracing) {
+        s->tracing = false;
+        etrace_enc_stop(&s->enc, false);
+        trace_riscv_trace_encoder_stop(s->cpu->env.mhartid);
+    }
+    te_flush(s);
+}
+
 static void te_realize(DeviceState *dev, Error **errp)
 {
     RISCVTraceEncoder *s = RISCV_TRACE_ENCODER(dev);
@@ -506,6 +528,8 @@ static void te_realize(DeviceState *dev, Error **errp)
                           RISCV_TRACE_COMPONENT_SIZE);
     sysbus_init_mmio(SYS_BUS_DEVICE(s), &s->mmio);
     riscv_cf_register(&s->cpu->env, &te_consumer, s);
+    qemu_add_vm_change_state_handler_prio(te_vm_state_change, s,
+                                          RISCV_TRACE_VMSTATE_PRIO_SOURCE);
 }
 
 static int te_pre_save(void *opaque)

@@ -24,6 +24,7 @@
 #include "hw/qdev-properties-system.h"
 #include "chardev/char-fe.h"
 #include "migration/vmstate.h"
+#include "system/runstate.h"
 #include "hw/riscv/etrace.h"
 #include "hw/riscv/trace-component.h"
 #include "trace.h"
@@ -183,6 +184,26 @@ static bool pib_push(Object *obj, unsigned input, const uint8_t *buf,
     return true;
 }
 
+/*
+ * The VM stops, after the encoders have handed on what they held: write
+ * out what is queued, all of it when QEMU shuts down.
+ */
+static void pib_vm_state_change(void *opaque, bool running, RunState state)
+{
+    RISCVTracePibSink *s = opaque;
+
+    if (running || !s->fifo_len) {
+        return;
+    }
+    if (state == RUN_STATE_SHUTDOWN) {
+        pib_cancel_transmit(s);
+        qemu_chr_fe_write_all(&s->chr, s->fifo, s->fifo_len);
+        s->fifo_len = 0;
+    } else {
+        pib_kick(s);
+    }
+}
+
 static void pib_reset_state(RISCVTracePibSink *s)
 {
     pib_cancel_transmit(s);
@@ -301,6 +322,8 @@ static void pib_realize(DeviceState *dev, Error **errp)
                           TYPE_RISCV_TRACE_PIB_SINK,
                           RISCV_TRACE_COMPONENT_SIZE);
     sysbus_init_mmio(SYS_BUS_DEVICE(s), &s->mmio);
+    qemu_add_vm_change_state_handler_prio(pib_vm_state_change, s,
+                                          RISCV_TRACE_VMSTATE_PRIO_SINK);
 }
 
 static void pib_unrealize(DeviceState *dev)

@@ -11,6 +11,7 @@
 #define HW_RISCV_TRACE_COMPONENT_H
 
 #include "qom/object.h"
+#include "exec/hwaddr.h"
 
 #define RISCV_TRACE_COMPONENT_SIZE  0x1000
 
@@ -26,6 +27,13 @@
 #define TYPE_RISCV_TRACE_ENCODER    "riscv-trace-encoder"
 #define TYPE_RISCV_TRACE_FUNNEL     "riscv-trace-funnel"
 #define TYPE_RISCV_TRACE_PIB_SINK   "riscv-trace-pib-sink"
+
+/*
+ * VM state change priorities: when the VM stops, encoders hand on their
+ * packets before sinks write out theirs.
+ */
+#define RISCV_TRACE_VMSTATE_PRIO_SOURCE 1
+#define RISCV_TRACE_VMSTATE_PRIO_SINK   0
 
 /* What a funnel or sink offers the component that feeds it. */
 #define TYPE_RISCV_TRACE_SINK       "riscv-trace-sink"
@@ -59,5 +67,35 @@ struct RISCVTraceSinkClass {
  */
 bool riscv_trace_sink_push(Object *sink, unsigned input, const uint8_t *buf,
                            size_t len, bool stall);
+
+/**
+ * RISCVTraceSystem: the trace components of a board
+ * @harts: number of harts, each with an encoder
+ * @encoder_base: the encoder of hart i is at encoder_base + 4 KiB * i
+ * @funnel_base: funnels at funnel_base + 4 KiB * j
+ * @funnel_slots: room for this many funnels
+ * @pib_base: the PIB sink
+ * @chr: the PIB sink's chardev, or NULL
+ * @start: every component traces from reset
+ */
+typedef struct RISCVTraceSystem {
+    unsigned harts;
+    hwaddr encoder_base;
+    hwaddr funnel_base;
+    unsigned funnel_slots;
+    hwaddr pib_base;
+    Chardev *chr;
+    bool start;
+} RISCVTraceSystem;
+
+/* Whether @harts encoders fit the funnel slots. */
+bool riscv_trace_system_check(unsigned harts, unsigned funnel_slots,
+                              Error **errp);
+
+/* Create, realize and map the components; the harts exist already. */
+void riscv_trace_system_create(const RISCVTraceSystem *ts, Error **errp);
+
+/* Their device tree nodes, after the cpu nodes. */
+void riscv_trace_system_fdt(const RISCVTraceSystem *ts, void *fdt);
 
 #endif

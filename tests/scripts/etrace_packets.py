@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Split an encapsulated E-Trace stream into te_inst packets (for tests).
+
+Reads what the PIB trace sink writes: Encapsulation 1.0 packets (header
+byte: length in bits 4:0, flow in 6:5, extend in 7), a srcID of
+SRCID_BITS bits, and a sign-compressed te_inst payload with the layout of
+docs/specs/riscv-trace.rst (64-bit addresses, lsb 1, 3-bit privilege,
+6-bit ecause, support packet 1/5/1/1/4).  Null bytes (synchronisation
+sequences) are skipped.  This is a packet reader for the tests; it does
+not follow the program (the decoder does).
+
+Usage as a tool: etrace_packets.py FILE [SRCID_BITS]
+"""
+
+import sys
+
+IADDR_BITS = 63
+PRIV_BITS = 3
+ECAUSE_BITS = 6
+
+
+class Bits:
+    """LSB-first reader that sign-extends past the last bit."""
+
+    def __init__(self, data, skip=0):
+        self.val = int.from_bytes(data, 'little') >> skip
+        self.n = len(data) * 8 - skip
+        self.pos = 0
+
+    def get(self, width):
+        v = 0
+        for i in range(width):
+            at = min(self.pos + i, self.n - 1)
+            v |= ((self.val >> at) & 1) << i
+        self.pos += width
+        return v
+
+
+def parse_te_inst(payload, skip=0):
+    """Fields of one te_inst payload, as a dict."""
+    b = Bits(payload, skip)
+    p = {'format': b.get(2)}
+    if p['format'] == 1:
+        p['branches'] = b.get(5)
+        n = p['branches']
+        width = 31 if n == 0 or n > 15 else 15 if n > 7 else \
+            7 if n > 3 else 3 if n > 1 else 1
+        p['branch_map'] = b.get(width)
+        if n:
+            p['address'] = b.get(IADDR_BITS)
+            p['notify'], p['updiscon'], p['irreport'] = \
+                b.get(1), b.get(1), b.get(1)
+    elif p['format'] == 2:
+        p['address'] = b.get(IADDR_BITS)
+        p['notify'], p['updiscon'], p['irreport'] = \
+            b.get(1), b.get(1), b.get(1)
+    elif p['format'] == 3:
+        p['subformat'] = b.get(2)
+        if p['subformat'] == 3:
+            p['ienable'] = b.get(1)
+            p['encoder_mode'] = b.get(1)
+            p['qual_status'] = b.get(2)
+            p['ioptions'] = b.get(5)
+            p['denable'], p['dloss'] = b.get(1), b.get(1)
+            p['doptions'] = b.get(4)
+        elif p['subformat'] in (0, 1):
+            p['branch'] = b.get(1)
+            p['privilege'] = b.get(PRIV_BITS)
+            if p['subformat'] == 1:
+                p['ecause'] = b.get(ECAUSE_BITS)
+                p['interrupt'] = b.get(1)
+                p['thaddr'] = b.get(1)
+            p['address'] = b.get(IADDR_BITS)
+            if p['subformat'] == 1 and not p['interrupt']:
+                p['tval'] = b.get(64)
+    return p
+
+
+def packets(data, srcid_bits=0):
+    """Yield (srcid, fields, raw bytes) for each normal packet."""
+    i = 0
+    whole, part = srcid_bits // 8, srcid_bits % 8
+    while i < len(data):
+        hdr = data[i]
+        length = hdr & 0x1f
+        if length == 0:
+            i += 1          # null.idle or null.alignment
+            continue
+        if hdr & 0x80:
+            raise ValueError(f'offset {i}: timestamps are not expected')
+        end = i + 1 + whole + length
+        if end > len(data):
+            raise ValueError(f'offset {i}: packet runs past the end')
+        srcid = int.from_bytes(data[i + 1:i + 1 + whole], 'little')
+        payload = data[i + 1 + whole:end]
+        if part:
+            srcid |= (payload[0] & ((1 << part) - 1)) << (8 * whole)
+        yield srcid, parse_te_inst(payload, part), data[i:end]
+        i = end
+
+
+def describe(p):
+    """The one-line form the tests compare against."""
+    f = p['format']
+    if f == 1 and p['branches'] == 0:
+        return f"F1 n=0 m={p['branch_map']:x}"
+    if f in (1, 2):
+        st = f"{p['notify']}{p['updiscon']}{p['irreport']}"
+        if f == 1:
+            return (f"F1 n={p['branches']} m={p['branch_map']:x} "
+                    f"a={p['address']:x} s={st}")
+        return f"F2 a={p['address']:x} s={st}"
+    if f == 3 and p['subformat'] == 3:
+        return (f"S ie={p['ienable']} q={p['qual_status']} "
+                f"o={p['ioptions']}")
+    if f == 3 and p['subformat'] == 0:
+        return (f"F3.0 b={p['branch']} p={p['privilege']} "
+                f"a={p['address']:x}")
+    if f == 3 and p['subformat'] == 1:
+        s = (f"F3.1 b={p['branch']} p={p['privilege']} c={p['ecause']} "
+             f"i={p['interrupt']} th={p['thaddr']} a={p['address']:x}")
+        if not p['interrupt']:
+            s += f" tval={p['tval']:x}"
+        return s
+    return f'format {f} (not expected)'
+
+
+def main():
+    with open(sys.argv[1], 'rb') as f:
+        data = f.read()
+    bits = int(sys.argv[2]) if len(sys.argv) > 2 else 0
+    for srcid, p, raw in packets(data, bits):
+        print(f"{srcid} {describe(p)}  [{raw.hex(' ')}]")
+
+
+if __name__ == '__main__':
+    main()
