@@ -261,8 +261,14 @@ static void te_drain(CPURISCVState *env, void *opaque,
                              ev[i].info & RISCV_CF_EV_LAST_RVC ? 2 : 4,
                              ev[i].count, priv);
         } else {
-            etrace_enc_set_itype(&s->enc, ev[i].src & mask,
-                                 riscv_cf_event_type(&ev[i]));
+            uint8_t itype = riscv_cf_event_type(&ev[i]);
+
+            /* cm.jt and cm.jalt take their target from memory. */
+            if (ev[i].info & RISCV_CF_EV_TABLE_JUMP) {
+                itype = itype == CTRDATA_TYPE_DIRECT_CALL ?
+                        ETRACE_ITYPE_UNINF_CALL : ETRACE_ITYPE_UNINF_JUMP;
+            }
+            etrace_enc_set_itype(&s->enc, ev[i].src & mask, itype);
         }
     }
     te_maybe_flush(s);
@@ -273,8 +279,12 @@ static void te_trap(CPURISCVState *env, void *opaque,
 {
     RISCVTraceEncoder *s = opaque;
 
+    /* xtval as the hart holds it: 32 bits wide on an RV32 hart */
+    uint64_t tval_mask = env->misa_mxl == MXL_RV32 ? UINT32_MAX : UINT64_MAX;
+
     if (s->tracing) {
-        etrace_enc_trap(&s->enc, trap->async, trap->cause, trap->tval,
+        etrace_enc_trap(&s->enc, trap->async, trap->cause,
+                        trap->tval & tval_mask,
                         trap->epc & te_addr_mask(env), trap->insn_len,
                         te_priv(env));
     }

@@ -66,6 +66,13 @@
 #define RISCV_CF_EV_LAST_RVC        BIT(16)
 /* Block: its first instruction is 2 bytes long (else 4). */
 #define RISCV_CF_EV_FIRST_RVC       BIT(17)
+/*
+ * Transfer: a table jump (cm.jt, cm.jalt, ctrdata.TYPE direct jump or
+ * call).  Its target comes from memory, not from the instruction, so it
+ * is appended whenever some consumer needs block events, whatever the
+ * types needed.
+ */
+#define RISCV_CF_EV_TABLE_JUMP      BIT(18)
 
 static inline CTRType riscv_cf_event_type(const RISCVCFEvent *ev)
 {
