@@ -250,6 +250,51 @@ static const uint8_t loop_packets[] = {
     0x01, 0x5f,
 };
 
+/* Run loop_program on @harts harts traced from reset; stop tracing. */
+static QTestState *run_loop(const char *path, int harts, int *fd, int *lfd)
+{
+    struct timeval timeout = { .tv_sec = 30 };
+    QTestState *qts;
+    unsigned i;
+
+    *lfd = unix_listen(path, &error_abort);
+    qts = qtest_initf("-machine virt,trace=on,trace-chardev=tr,"
+                      "trace-start=on -chardev socket,id=tr,path=%s "
+                      "-smp %d -bios none -accel tcg -S", path, harts);
+    *fd = accept(*lfd, NULL, NULL);
+    g_assert_cmpint(*fd, >=, 0);
+    /* A missing byte fails the test instead of hanging it. */
+    g_assert_cmpint(setsockopt(*fd, SOL_SOCKET, SO_RCVTIMEO, &timeout,
+                               sizeof(timeout)), ==, 0);
+
+    for (i = 0; i < ARRAY_SIZE(loop_program); i++) {
+        qtest_writel(qts, DRAM + 4 * i, loop_program[i]);
+    }
+    qtest_qmp_assert_success(qts, "{ 'execute': 'cont' }");
+    /* Let the harts reach their loop, then stop tracing. */
+    g_usleep(200 * 1000);
+    for (i = 0; i < harts; i++) {
+        wr(qts, ENCODER0 + 0x1000 * i + CONTROL,
+           ACTIVE | ENABLE | SYNC_MODE(1) | SYNC_MAX(8));
+    }
+    for (i = 0; i < harts; i++) {
+        wait_for(qts, ENCODER0 + 0x1000 * i + CONTROL, EMPTY, EMPTY);
+    }
+    return qts;
+}
+
+static void recv_all(int fd, uint8_t *buf, size_t len)
+{
+    size_t n = 0;
+
+    while (n < len) {
+        ssize_t r = recv(fd, buf + n, len - n, 0);
+
+        g_assert_cmpint(r, >, 0);
+        n += r;
+    }
+}
+
 static void test_socket_bytes(void)
 {
     g_autofree char *dir = g_dir_make_tmp("riscv-trace-XXXXXX", NULL);
@@ -257,42 +302,248 @@ static void test_socket_bytes(void)
     uint8_t want[34 + sizeof(loop_packets)];
     uint8_t got[sizeof(want)];
     QTestState *qts;
-    size_t n = 0;
     int lfd, fd;
-    unsigned i;
 
-    lfd = unix_listen(path, &error_abort);
-    qts = qtest_initf("-machine virt,trace=on,trace-chardev=tr,"
-                      "trace-start=on -chardev socket,id=tr,path=%s "
-                      "-bios none -accel tcg -S", path);
-    fd = accept(lfd, NULL, NULL);
-    g_assert_cmpint(fd, >=, 0);
-
-    for (i = 0; i < ARRAY_SIZE(loop_program); i++) {
-        qtest_writel(qts, DRAM + 4 * i, loop_program[i]);
-    }
-    qtest_qmp_assert_success(qts, "{ 'execute': 'cont' }");
-    /* Let the hart reach its loop, then stop tracing. */
-    g_usleep(200 * 1000);
-    wr(qts, ENCODER0 + CONTROL, ACTIVE | ENABLE | SYNC_MODE(1) |
-       SYNC_MAX(8));
-    wait_for(qts, ENCODER0 + CONTROL, EMPTY, EMPTY);
-
+    qts = run_loop(path, 1, &fd, &lfd);
     memset(want, 0, 33);
     want[33] = 0x80;
     memcpy(want + 34, loop_packets, sizeof(loop_packets));
-    while (n < sizeof(got)) {
-        ssize_t r = recv(fd, got + n, sizeof(got) - n, 0);
-
-        g_assert_cmpint(r, >, 0);
-        n += r;
-    }
+    recv_all(fd, got, sizeof(got));
     g_assert_cmpmem(got, sizeof(got), want, sizeof(want));
 
     close(fd);
     close(lfd);
     qtest_quit(qts);
     unlink(path);
+    rmdir(dir);
+}
+
+/*
+ * Two harts run the same program: one stream, each packet with an 8-bit
+ * srcID (the hart) after its header, packets of the two harts in any
+ * order but each hart's in order and whole.
+ */
+static void test_two_harts(void)
+{
+    g_autofree char *dir = g_dir_make_tmp("riscv-trace-XXXXXX", NULL);
+    g_autofree char *path = g_strdup_printf("%s/sock", dir);
+    /* 5 packets per hart, each one byte longer with its srcID */
+    uint8_t got[34 + 2 * (sizeof(loop_packets) + 5)];
+    uint8_t hart[2][sizeof(loop_packets)];
+    size_t len[2] = { 0, 0 };
+    QTestState *qts;
+    size_t at;
+    int lfd, fd;
+
+    qts = run_loop(path, 2, &fd, &lfd);
+    recv_all(fd, got, sizeof(got));
+    for (at = 0; at < 33; at++) {
+        g_assert_cmphex(got[at], ==, 0x00);
+    }
+    g_assert_cmphex(got[33], ==, 0x80);
+    for (at = 34; at < sizeof(got); ) {
+        unsigned length = got[at] & 0x1f;
+        unsigned src = got[at + 1];
+
+        g_assert_cmpuint(length, >, 0);
+        g_assert_cmpuint(src, <, 2);
+        g_assert_cmpuint(len[src] + 1 + length, <=, sizeof(hart[src]));
+        /* the packet as one hart alone would send it: header, payload */
+        hart[src][len[src]] = got[at];
+        memcpy(&hart[src][len[src] + 1], &got[at + 2], length);
+        len[src] += 1 + length;
+        at += 2 + length;
+    }
+    g_assert_cmpmem(hart[0], len[0], loop_packets, sizeof(loop_packets));
+    g_assert_cmpmem(hart[1], len[1], loop_packets, sizeof(loop_packets));
+
+    close(fd);
+    close(lfd);
+    qtest_quit(qts);
+    unlink(path);
+    rmdir(dir);
+}
+
+/*
+ * A loop of 8192 uninferable jumps and branches, entered from the reset
+ * vector:
+ *
+ *   0x80000000  lui   a0, 2               a0 = 8192
+ *   0x80000004  auipc a1, 0
+ *   0x80000008  addi  a1, a1, 12          a1 = 0x80000010
+ *   0x8000000c  jalr  zero, 0(a1)
+ *   0x80000010  addi  a0, a0, -1
+ *   0x80000014  bnez  a0, 0x8000000c
+ *   0x80000018  j     0x80000018
+ *
+ * Packets: support, F3.0 at 0x1000 and F2 at 0x80000000 as in the loop
+ * above; the first jalr target, format 2, (0x10 >> 1) = 8 from bit 2:
+ * 01 22; then each target with the taken bnez before it, format 1, one
+ * branch taken, address +0: 01 05 (8191 times); when tracing stops at
+ * the j, the last (not taken) bnez with (0x18 - 0x10) >> 1 = 4: 02 85 04;
+ * support ended_rep: 01 5f.
+ */
+static const uint32_t jump_program[] = {
+    0x00002537, 0x00000597, 0x00c58593, 0x00058067,
+    0xfff50513, 0xfe051ce3, 0x0000006f,
+};
+
+#define JUMP_LOOPS  8192
+
+/* The packets, without null bytes, of the whole jump_program trace. */
+static GByteArray *jump_packets(void)
+{
+    static const uint8_t head[] = {
+        0x01, 0x1f, 0x03, 0x73, 0x00, 0x08,
+        0x05, 0x02, 0xe0, 0xff, 0xff, 0x00,
+        0x01, 0x22,
+    };
+    static const uint8_t tail[] = { 0x02, 0x85, 0x04, 0x01, 0x5f };
+    static const uint8_t loop[] = { 0x01, 0x05 };
+    GByteArray *b = g_byte_array_new();
+    int i;
+
+    g_byte_array_append(b, head, sizeof(head));
+    for (i = 1; i < JUMP_LOOPS; i++) {
+        g_byte_array_append(b, loop, sizeof(loop));
+    }
+    g_byte_array_append(b, tail, sizeof(tail));
+    return b;
+}
+
+/*
+ * Read what the pipe holds, dropping the null bytes of synchronisation
+ * sequences between packets; @in_packet carries a packet across calls.
+ */
+static void read_packets(int fd, GByteArray *out, unsigned *in_packet)
+{
+    uint8_t buf[4096];
+    ssize_t r, i;
+
+    while ((r = read(fd, buf, sizeof(buf))) > 0) {
+        for (i = 0; i < r; i++) {
+            if (*in_packet) {
+                (*in_packet)--;
+            } else if (!(buf[i] & 0x1f)) {
+                continue;       /* null.idle or null.alignment */
+            } else {
+                *in_packet = buf[i] & 0x1f;
+            }
+            g_byte_array_append(out, &buf[i], 1);
+        }
+    }
+}
+
+/* Start jump_program with the trace going to a FIFO of 4 KiB. */
+static QTestState *start_jumps(const char *fifo, int *fd, bool stall)
+{
+    QTestState *qts;
+    unsigned i;
+
+    g_assert_cmpint(mkfifo(fifo, 0600), ==, 0);
+    *fd = open(fifo, O_RDONLY | O_NONBLOCK);
+    g_assert_cmpint(*fd, >=, 0);
+    g_assert_cmpint(fcntl(*fd, F_SETPIPE_SZ, 4096), >=, 4096);
+    qts = qtest_initf("-machine virt,trace=on,trace-chardev=tr,"
+                      "trace-start=on -chardev pipe,id=tr,path=%s "
+                      "-global riscv-trace-pib-sink.fifo-size=128 "
+                      "-bios none -accel tcg -S", fifo);
+    for (i = 0; i < ARRAY_SIZE(jump_program); i++) {
+        qtest_writel(qts, DRAM + 4 * i, jump_program[i]);
+    }
+    /* No periodic resync: the packets are the same in every pass. */
+    wr(qts, ENCODER0 + CONTROL, ACTIVE | ENABLE | INST_TRACING |
+       (stall ? STALL_ENA : 0) | SYNC_MODE(0));
+    qtest_qmp_assert_success(qts, "{ 'execute': 'cont' }");
+    return qts;
+}
+
+/*
+ * With InstStallEna the hart waits while the consumer is slow: every
+ * packet arrives, and InstStallOrOverflow says the hart was stalled.
+ */
+static void test_stall(void)
+{
+    g_autofree char *dir = g_dir_make_tmp("riscv-trace-XXXXXX", NULL);
+    g_autofree char *fifo = g_strdup_printf("%s/fifo", dir);
+    g_autoptr(GByteArray) want = jump_packets();
+    g_autoptr(GByteArray) got = g_byte_array_new();
+    unsigned in_packet = 0;
+    QTestState *qts;
+    int fd, i;
+
+    qts = start_jumps(fifo, &fd, true);
+    /* Read slowly until all but the end of the trace is in. */
+    for (i = 0; i < 20000 && got->len < want->len - 5; i++) {
+        g_usleep(1000);
+        read_packets(fd, got, &in_packet);
+    }
+    g_assert_cmpuint(got->len, ==, want->len - 5);
+    wr(qts, ENCODER0 + CONTROL, ACTIVE | ENABLE | STALL_ENA | SYNC_MODE(0));
+    wait_for(qts, ENCODER0 + CONTROL, EMPTY, EMPTY);
+    for (i = 0; i < 5000 && got->len < want->len; i++) {
+        g_usleep(1000);
+        read_packets(fd, got, &in_packet);
+    }
+    g_assert_cmpmem(got->data, got->len, want->data, want->len);
+    g_assert_cmphex(rd(qts, ENCODER0 + CONTROL) & STALL_OVERFLOW, ==,
+                    STALL_OVERFLOW);
+
+    close(fd);
+    qtest_quit(qts);
+    unlink(fifo);
+    rmdir(dir);
+}
+
+/*
+ * Without it, packets the sink has no room for are lost: the trace holds
+ * those that fitted, then, once there is room again, a support packet
+ * with qual_status trace_lost and a format 3.0 where the hart is (the j
+ * at 0x80000018: 0x4000000c from bit 8), the end of the trace (format 2,
+ * address +0: 01 02; ended_rep) and InstStallOrOverflow is set.
+ */
+static void test_loss(void)
+{
+    static const uint8_t after[] = {
+        0x02, 0x9f, 0x00,
+        0x05, 0x73, 0x0c, 0x00, 0x00, 0x40,
+        0x01, 0x02,
+        0x01, 0x5f,
+    };
+    g_autofree char *dir = g_dir_make_tmp("riscv-trace-XXXXXX", NULL);
+    g_autofree char *fifo = g_strdup_printf("%s/fifo", dir);
+    g_autoptr(GByteArray) want = jump_packets();
+    g_autoptr(GByteArray) got = g_byte_array_new();
+    unsigned in_packet = 0;
+    QTestState *qts;
+    guint prefix;
+    int fd, i;
+
+    qts = start_jumps(fifo, &fd, false);
+    /* The hart reaches its final loop: what did not fit is lost. */
+    g_usleep(300 * 1000);
+    wait_for(qts, ENCODER0 + CONTROL, STALL_OVERFLOW, STALL_OVERFLOW);
+    /* Make room; the encoder reports the loss at its next flush. */
+    for (i = 0; i < 200; i++) {
+        g_usleep(1000);
+        read_packets(fd, got, &in_packet);
+    }
+    wr(qts, ENCODER0 + CONTROL, ACTIVE | ENABLE | SYNC_MODE(0));
+    wait_for(qts, ENCODER0 + CONTROL, EMPTY, EMPTY);
+    for (i = 0; i < 200; i++) {
+        g_usleep(1000);
+        read_packets(fd, got, &in_packet);
+    }
+
+    g_assert_cmpuint(got->len, >, sizeof(after));
+    prefix = got->len - sizeof(after);
+    g_assert_cmpuint(prefix, <, want->len - 5);
+    g_assert_cmpmem(got->data, prefix, want->data, prefix);
+    g_assert_cmpmem(got->data + prefix, sizeof(after), after, sizeof(after));
+
+    close(fd);
+    qtest_quit(qts);
+    unlink(fifo);
     rmdir(dir);
 }
 
@@ -304,5 +555,8 @@ int main(int argc, char **argv)
                    test_funnel_pib_registers);
     qtest_add_func("/riscv-trace/enable-disable", test_enable_disable);
     qtest_add_func("/riscv-trace/socket-bytes", test_socket_bytes);
+    qtest_add_func("/riscv-trace/two-harts", test_two_harts);
+    qtest_add_func("/riscv-trace/stall", test_stall);
+    qtest_add_func("/riscv-trace/loss", test_loss);
     return g_test_run();
 }

@@ -167,11 +167,43 @@ static uint64_t te_addr_mask(CPURISCVState *env)
     return env->xl == MXL_RV32 ? UINT32_MAX : UINT64_MAX;
 }
 
-/* Hand the buffered packets on; called in the hart's thread. */
+/* Length of the framed packet at @at in the buffer. */
+static uint32_t te_packet_len(RISCVTraceEncoder *s, uint32_t at)
+{
+    return 1 + s->encap.srcid_bits / 8 + (s->buf[at] & 0x1f);
+}
+
+/*
+ * With trTeInstStallEna, the hart waits for room for a packet, without the
+ * BQL so that the chardev can drain; only in its own thread and while the
+ * VM is not being stopped (then, and from other threads, the packet is
+ * lost).
+ */
+static bool te_stall(RISCVTraceEncoder *s)
+{
+    CPUState *cs = CPU(s->cpu);
+
+    if (!FIELD_EX32(s->control, TE_CONTROL, INST_STALL_ENA) ||
+        !qemu_cpu_is_self(cs) || qatomic_read(&cs->stop)) {
+        return false;
+    }
+    bql_unlock();
+    g_usleep(100);
+    bql_lock();
+    return true;
+}
+
+/*
+ * Hand the buffered packets on; called in the hart's thread.  When the
+ * sink cannot take them all, it gets them one by one while it has room:
+ * the hart waits (trTeInstStallEna) or the rest is lost.  Either sets
+ * InstStallOrOverflow.
+ */
 static void te_flush(RISCVTraceEncoder *s)
 {
     BQL_LOCK_GUARD();
-    bool stall = FIELD_EX32(s->control, TE_CONTROL, INST_STALL_ENA);
+    bool stalled = false;
+    uint32_t done = 0;
 
     s->flushed_ns = qemu_clock_get_ns(QEMU_CLOCK_REALTIME);
     if (s->lost) {
@@ -182,12 +214,28 @@ static void te_flush(RISCVTraceEncoder *s)
     if (!s->buf_len) {
         return;
     }
-    if (riscv_trace_sink_push(s->sink, s->sink_input, s->buf, s->buf_len,
-                              stall)) {
+    if (riscv_trace_sink_push(s->sink, s->sink_input, s->buf, s->buf_len)) {
         s->lost = false;
     } else {
-        trace_riscv_trace_encoder_lost(s->cpu->env.mhartid, s->buf_len);
-        s->lost = true;
+        while (done < s->buf_len) {
+            uint32_t len = te_packet_len(s, done);
+
+            if (riscv_trace_sink_push(s->sink, s->sink_input, s->buf + done,
+                                      len)) {
+                done += len;
+            } else if (te_stall(s)) {
+                stalled = true;
+            } else {
+                break;
+            }
+        }
+        s->lost = done < s->buf_len;
+        if (s->lost) {
+            trace_riscv_trace_encoder_lost(s->cpu->env.mhartid,
+                                           s->buf_len - done);
+        }
+    }
+    if (s->lost || stalled) {
         s->control = FIELD_DP32(s->control, TE_CONTROL,
                                 INST_STALL_OR_OVERFLOW, 1);
     }
@@ -317,8 +365,9 @@ static void te_apply(RISCVTraceEncoder *s)
     bool want = te_should_trace(s);
     ETraceEncConfig cfg;
 
-    /* Whatever ran so far ran under the old settings. */
+    /* Whatever ran so far ran, and was framed, under the old settings. */
     riscv_cf_sync(env);
+    te_flush(s);
     te_config(s, &cfg);
     etrace_enc_configure(&s->enc, &cfg);
     if (want && !s->tracing) {
@@ -332,10 +381,10 @@ static void te_apply(RISCVTraceEncoder *s)
                                  FIELD_EX32(s->control, TE_CONTROL, ENABLE));
         trace_riscv_trace_encoder_stop(env->mhartid);
     }
-    if (!s->tracing || s->flush_pending) {
+    if (!s->tracing) {
         te_flush(s);
-        s->flush_pending = false;
     }
+    s->flush_pending = false;
     riscv_cf_update_needs(env);
 }
 

@@ -7,10 +7,10 @@
  * synchronisation sequences (trPibAsyncFreq) so that a reader can join
  * the stream late.  A chardev that cannot take the bytes at once never
  * blocks the guest: they wait in a FIFO, and packets that do not fit in
- * it are refused, which the encoder reports as lost trace.  When the
- * encoder asks to stall instead (trTeInstStallEna), the sink waits for
- * the chardev.  With no chardev, or no one connected to it, the bytes go
- * nowhere, as on pins with no probe attached.
+ * it are refused, which the encoder reports as lost trace, or waits for
+ * room with the hart stopped (trTeInstStallEna).  With no chardev, or no
+ * one connected to it, the bytes go nowhere, as on pins with no probe
+ * attached.
  */
 
 #include "qemu/osdep.h"
@@ -136,25 +136,14 @@ static gboolean pib_transmit(void *do_not_use, GIOCondition cond,
     return G_SOURCE_REMOVE;
 }
 
-static void pib_put(RISCVTracePibSink *s, const uint8_t *buf, size_t len,
-                    bool stall)
+static void pib_put(RISCVTracePibSink *s, const uint8_t *buf, size_t len)
 {
-    if (stall) {
-        /* The FIFO went out first: keep the order. */
-        pib_cancel_transmit(s);
-        if (s->fifo_len) {
-            qemu_chr_fe_write_all(&s->chr, s->fifo, s->fifo_len);
-            s->fifo_len = 0;
-        }
-        qemu_chr_fe_write_all(&s->chr, buf, len);
-        return;
-    }
     memcpy(s->fifo + s->fifo_len, buf, len);
     s->fifo_len += len;
 }
 
 static bool pib_push(Object *obj, unsigned input, const uint8_t *buf,
-                     size_t len, bool stall)
+                     size_t len)
 {
     RISCVTracePibSink *s = RISCV_TRACE_PIB_SINK(obj);
     uint32_t interval = pib_sync_interval(s);
@@ -166,19 +155,23 @@ static bool pib_push(Object *obj, unsigned input, const uint8_t *buf,
         return false;
     }
     with_sync = interval && (s->need_sync || s->since_sync >= interval);
-    if (!stall &&
-        s->fifo_len + len + (with_sync ? PIB_SYNC_LEN : 0) > s->fifo_size) {
-        trace_riscv_trace_pib_full(len, s->fifo_len);
-        return false;
+    if (s->fifo_len + len + (with_sync ? PIB_SYNC_LEN : 0) > s->fifo_size) {
+        /* Let the chardev take what it can, then look again. */
+        pib_kick(s);
+        if (s->fifo_len + len + (with_sync ? PIB_SYNC_LEN : 0) >
+            s->fifo_size) {
+            trace_riscv_trace_pib_full(len, s->fifo_len);
+            return false;
+        }
     }
     if (with_sync) {
         memset(sync, ETRACE_ENCAP_NULL_IDLE, sizeof(sync) - 1);
         sync[sizeof(sync) - 1] = ETRACE_ENCAP_NULL_ALIGN;
-        pib_put(s, sync, sizeof(sync), stall);
+        pib_put(s, sync, sizeof(sync));
         s->since_sync = 0;
         s->need_sync = false;
     }
-    pib_put(s, buf, len, stall);
+    pib_put(s, buf, len);
     s->since_sync += len;
     pib_kick(s);
     return true;

@@ -46,13 +46,13 @@ DECLARE_CLASS_CHECKERS(RISCVTraceSinkClass, RISCV_TRACE_SINK,
  * RISCVTraceSinkClass:
  * @push: take @len bytes of whole packets from input @input; returns
  *        false, taking none of them, when they cannot be accepted now
- *        (disabled, or no room); with @stall, waits for room instead
+ *        (disabled, or no room)
  */
 struct RISCVTraceSinkClass {
     InterfaceClass parent_class;
 
     bool (*push)(Object *sink, unsigned input, const uint8_t *buf,
-                 size_t len, bool stall);
+                 size_t len);
 };
 
 /**
@@ -61,12 +61,11 @@ struct RISCVTraceSinkClass {
  * @input: which of its inputs
  * @buf: whole encapsulated packets
  * @len: their total length
- * @stall: wait for room rather than refuse
  *
  * Called with the BQL held.  Returns whether the packets were taken.
  */
 bool riscv_trace_sink_push(Object *sink, unsigned input, const uint8_t *buf,
-                           size_t len, bool stall);
+                           size_t len);
 
 /**
  * RISCVTraceSystem: the trace components of a board

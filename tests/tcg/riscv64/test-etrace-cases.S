@@ -211,6 +211,42 @@ pm_resume:
     TRACE_OFF pm
 
     /*
+     * M -> VS (mret with MPV) -> VU (sret in VS) -> M (ecall, cause 8).
+     * Needs the H extension; guest translation stays bare.
+     */
+    csrw hgatp, zero
+    csrw vsatp, zero
+    li t0, 3 << 11
+    csrc mstatus, t0
+    li t0, (1 << 11)
+    csrs mstatus, t0            /* MPP = S */
+    li t0, 1
+    slli t0, t0, 39
+    csrs mstatus, t0            /* MPV = 1 */
+    li t0, 1 << 8
+    csrc vsstatus, t0           /* VS's SPP = U */
+    lla t0, vm_vs
+    csrw mepc, t0
+    lla t0, vm_vu
+    csrw vsepc, t0
+    lla a5, vm_resume
+    TRACE_ON
+vm_start:
+    nop
+vm_mret:
+    mret
+vm_vs:
+    nop
+vm_sret:
+    sret
+vm_vu:
+    nop
+vm_ecall:
+    ecall
+vm_resume:
+    TRACE_OFF vm
+
+    /*
      * Resync by packets, InstSyncMax 0: 16 packets.  Each pass through
      * the loop reports the target of an uninferable jump.
      */

@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The trace encoder costs nothing in translated code while it does not
+trace.
+
+Usage: test-etrace-gating.py QEMU ELF CPU [QEMU ARGUMENTS...]
+
+Runs the guest with "-d op" (the TCG ops of every block as it is
+translated) three times, under -icount so that the runs translate the
+same blocks in the same order:
+  - without the trace components;
+  - with "trace=on" but tracing off: the ops must be exactly those of
+    the first run (no event appended, no instruction counted, no call);
+  - tracing from reset: the ops must differ, with block events appended
+    (info word of kind 2 stored into the event buffer), which shows the
+    comparison can fail.
+"""
+
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+# A constant info word stored into the appended slot (not into env).
+INFO = re.compile(r'^ st_i32 \$0x([0-9a-f]+),(?!env,)\w+,')
+# Host addresses (exit_tb of the code buffer) differ between runs.
+HOST = re.compile(r'\$0x(?:55|56|7f)[0-9a-f]{10}\b')
+
+
+def ops(qemu, elf, cpu, machine, extra):
+    with tempfile.TemporaryDirectory() as tmp:
+        log = os.path.join(tmp, 'op.log')
+        trace = os.path.join(tmp, 'trace.bin')
+        cmd = [qemu, '-M', machine, '-bios', 'none', '-display', 'none',
+               '-monitor', 'none', '-serial', 'null', '-no-reboot',
+               '-cpu', cpu, '-kernel', elf, '-icount', 'shift=0',
+               '-chardev', f'file,id=tr,path={trace}'] + extra + \
+              ['-d', 'op', '-D', log]
+        res = subprocess.run(cmd, timeout=300, check=False)
+        if res.returncode != 0:
+            sys.exit(f'guest failed (exit {res.returncode}): {cmd}')
+        with open(log, encoding='utf-8', errors='replace') as f:
+            return [HOST.sub('$HOST', line) for line in f.read().splitlines()]
+
+
+def main():
+    if len(sys.argv) < 4:
+        sys.exit(__doc__)
+    qemu, elf, cpu = sys.argv[1:4]
+    extra = sys.argv[4:]
+    plain = ops(qemu, elf, cpu, 'virt', extra)
+    idle = ops(qemu, elf, cpu, 'virt,trace=on,trace-chardev=tr', extra)
+    tracing = ops(qemu, elf, cpu,
+                  'virt,trace=on,trace-chardev=tr,trace-start=on', extra)
+
+    if not plain:
+        sys.exit('no ops logged')
+    if idle != plain:
+        for i, (a, b) in enumerate(zip(plain, idle)):
+            if a != b:
+                sys.exit(f'op line {i} differs with trace=on, not tracing:\n'
+                         f'  without the encoder: {a}\n  with it: {b}')
+        sys.exit(f'{len(plain)} op lines without the encoder, {len(idle)} '
+                 'with it')
+    blocks = sum(1 for line in tracing
+                 if (m := INFO.match(line)) and
+                 (int(m.group(1), 16) >> 8) & 0xff == 2)
+    if tracing == plain or not blocks:
+        sys.exit('tracing emitted no block events: the test cannot fail')
+    print(f'{len(plain)} op lines identical with the encoder present and '
+          f'not tracing; {blocks} block events appended when tracing')
+
+
+if __name__ == '__main__':
+    main()
