@@ -9,8 +9,9 @@
  *   1  every transfer type recorded: mctrctl.M with NTBREN, so calls,
  *      returns, jumps, taken and not-taken branches are all recorded;
  *   2  the same without NTBREN (not-taken branches are not recorded).
- * The workload computes a known result, so a run that does not compute
- * it fails; guest-bench-ctr runs it once as a test.
+ * The word after it, when not 0, is the number of rounds (default
+ * BENCH_ROUNDS).  The workload computes a known result, so a run that
+ * does not compute it fails; guest-bench-ctr runs it once as a test.
  */
 
 #include "rt.h"
@@ -61,25 +62,31 @@ static unsigned long collatz_steps(unsigned long limit)
 int main(void)
 {
     uint32_t mode = *(volatile uint32_t *)BENCH_MODE_ADDR; /* by loader */
+    uint32_t rounds = *(volatile uint32_t *)(BENCH_MODE_ADDR + 4);
     unsigned long fibs = 0, steps = 0;
-    int round;
+    uint32_t round;
 
     if (mode == 1 || mode == 2) {
         csr_write(CSR_SCTRDEPTH, 4);
         csr_write(CSR_MCTRCTL, CTRCTL_M | (mode == 1 ? CTRCTL_NTBREN : 0));
     }
-    for (round = 0; round < BENCH_ROUNDS; round++) {
+    if (!rounds) {
+        rounds = BENCH_ROUNDS;
+    }
+    for (round = 0; round < rounds; round++) {
         fibs += fib(BENCH_FIB_N);
         steps += collatz_steps(3000);
     }
+    /* For the trace benchmark: instructions retired (bits per insn). */
+    rt_printf("INSTRET %lu\n", (unsigned long)csr_read(CSR_MINSTRET));
     if (mode == 1 || mode == 2) {
         csr_write(CSR_MCTRCTL, 0);
         /* The last record is the return from collatz_steps(). */
         csr_write(CSR_SISELECT, CTR_ISELECT_FIRST);
         CHECK_EQ(csr_read(CSR_SIREG) & CTRSOURCE_V, 1);
     }
-    CHECK_EQ(fibs, BENCH_ROUNDS * BENCH_FIB_RESULT);
+    CHECK_EQ(fibs, rounds * BENCH_FIB_RESULT);
     /* Sum over 1..2999 of the Collatz steps to reach 1 (OEIS A006577). */
-    CHECK_EQ(steps, BENCH_ROUNDS * 215015UL);
+    CHECK_EQ(steps, rounds * 215015UL);
     return 0;
 }

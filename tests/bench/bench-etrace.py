@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Measure the cost of E-Trace tracing with paired runs.
+
+The guest workload is bench-ctr.elf (branch- and call-heavy, M-mode, no
+CTR), ROUNDS rounds.  Configurations:
+  no-trace   -M virt
+  trace      -M virt,trace=on,trace-start=on, every instruction traced
+             from reset into a file chardev
+  exec-log   -M virt -d exec,nochain -D FILE, QEMU's own log of every
+             block executed, for the same run
+Each comparison is measured in pairs (baseline, then the configuration)
+and reported as the median of the per-pair ratios of CPU time (user +
+system of the QEMU process), with min and max; pairs of all comparisons
+are interleaved.  Also reported: the bytes each configuration writes,
+and for the trace the bits per retired instruction (the guest prints
+minstret, exact in this series).  With --profile, perf record of a trace
+run prints where the time goes.
+"""
+
+import argparse
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+CPU = 'rv64'
+# A tenth of bench-ctr's rounds: QEMU's -d exec log of the whole
+# workload would be gigabytes.
+ROUNDS = 6
+CONFIGS = ('no-trace', 'trace', 'exec-log')
+PAIRS = [
+    ('trace / no trace', 'trace', 'no-trace'),
+    ('-d exec,nochain / no trace', 'exec-log', 'no-trace'),
+    ('-d exec,nochain / trace', 'exec-log', 'trace'),
+]
+
+
+def command(qemu, elf, config, out):
+    cmd = [qemu, '-M', 'virt', '-bios', 'none', '-display', 'none',
+           '-monitor', 'none', '-serial', 'stdio', '-no-reboot',
+           '-cpu', CPU, '-kernel', elf,
+           '-device', f'loader,addr=0x80f00004,data={ROUNDS},data-len=4']
+    if config == 'trace':
+        cmd[2] = 'virt,trace=on,trace-chardev=tr,trace-start=on'
+        cmd += ['-chardev', f'file,id=tr,path={out}']
+    elif config == 'exec-log':
+        cmd += ['-d', 'exec,nochain', '-D', out]
+    return cmd
+
+
+def run_once(qemu, elf, config, tmp):
+    """(CPU time, bytes written, instructions retired) of one run."""
+    out = os.path.join(tmp, config + '.out')
+    cmd = command(qemu, elf, config, out)
+    with tempfile.TemporaryFile() as con:
+        proc = subprocess.Popen(cmd, stdout=con, stderr=subprocess.STDOUT)
+        _, status, usage = os.wait4(proc.pid, 0)
+        con.seek(0)
+        text = con.read().decode('utf-8', 'replace')
+    m = re.search(r'INSTRET (\d+)', text)
+    if os.waitstatus_to_exitcode(status) != 0 or 'PASS' not in text or \
+            not m:
+        sys.exit(f'bench-etrace: run failed ({" ".join(cmd)}):\n{text}')
+    size = os.path.getsize(out) if os.path.exists(out) else 0
+    if os.path.exists(out):
+        os.unlink(out)
+    return usage.ru_utime + usage.ru_stime, size, int(m.group(1))
+
+
+def profile(qemu, elf, tmp):
+    if not shutil.which('perf'):
+        print('\n(no perf: profile skipped; apt-get install linux-perf)')
+        return
+    data = os.path.join(tmp, 'perf.data')
+    rec = subprocess.run(['perf', 'record', '-q', '-o', data, '--'] +
+                         command(qemu, elf, 'trace',
+                                 os.path.join(tmp, 'p.out')),
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                         text=True, check=False)
+    if rec.returncode != 0:
+        print(f'\n(perf record failed: {rec.stderr.strip()})')
+        return
+    rep = subprocess.run(['perf', 'report', '-i', data, '--stdio',
+                          '--no-children', '--sort', 'symbol',
+                          '--percent-limit', '2'],
+                         capture_output=True, text=True, check=False)
+    lines = [ln for ln in rep.stdout.splitlines()
+             if ln.strip() and not ln.startswith('#')]
+    print('\nWhere the time goes, tracing (perf, symbols >= 2 %):\n')
+    print('```')
+    print('\n'.join(lines[:15]))
+    print('```')
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument('--runs', type=int, default=7,
+                    help='pairs per comparison (at least 5)')
+    ap.add_argument('--qemu', required=True)
+    ap.add_argument('--elf', required=True)
+    ap.add_argument('--profile', action='store_true')
+    args = ap.parse_args()
+    if args.runs < 5:
+        ap.error('--runs must be at least 5')
+
+    ratios = {label: [] for label, _, _ in PAIRS}
+    times = {c: [] for c in CONFIGS}
+    sizes = {c: set() for c in CONFIGS}
+    insns = set()
+    with tempfile.TemporaryDirectory() as tmp:
+        for _ in range(args.runs):
+            for label, meas, base in PAIRS:
+                tb, sb, ib = run_once(args.qemu, args.elf, base, tmp)
+                tm, sm, im = run_once(args.qemu, args.elf, meas, tmp)
+                ratios[label].append(tm / tb)
+                times[base].append(tb)
+                times[meas].append(tm)
+                sizes[base].add(sb)
+                sizes[meas].add(sm)
+                insns.update((ib, im))
+        if args.profile:
+            profile(args.qemu, args.elf, tmp)
+
+    n = max(insns)
+    print(f'E-Trace benchmark: {args.runs} paired runs per comparison, CPU '
+          f'time of the QEMU process (bench-ctr.elf, {n} instructions '
+          f'retired)\n')
+    print('| comparison | median ratio | min | max |')
+    print('|---|---|---|---|')
+    for label, _, _ in PAIRS:
+        r = ratios[label]
+        print(f'| {label} | {statistics.median(r):.3f} | {min(r):.3f} '
+              f'| {max(r):.3f} |')
+    print('\n| configuration | median CPU time (s) | bytes written | '
+          'bits per instruction |')
+    print('|---|---|---|---|')
+    for c in CONFIGS:
+        size = max(sizes[c])
+        bits = f'{8 * size / n:.4f}' if size else '-'
+        print(f'| {c} | {statistics.median(times[c]):.3f} | {size} | '
+              f'{bits} |')
+    if len(insns) != 1:
+        print(f'\n(instruction counts differ between runs: {sorted(insns)})')
+
+
+if __name__ == '__main__':
+    main()
