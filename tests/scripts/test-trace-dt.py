@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Device tree of the virt machine's trace components (TAP).
+
+Usage: test-trace-dt.py QEMU
+
+Dumps the device tree of "-M virt,trace=on" with 2 and with 9 harts and
+reads it with fdtget: a node per component at the documented addresses
+with compatible "qemu,trace-component", "riscv,trace-component" and a
+4 KiB reg; each encoder's cpus is its hart; the OF graph endpoints link
+encoder n to input n % 8 of funnel n / 8, leaf funnels to the next
+funnel (9 harts: funnels 0 and 1 into funnel 2) and the last funnel to
+the PIB sink, each endpoint's remote-endpoint being the other's phandle.
+"""
+
+import os
+import subprocess
+import sys
+import tempfile
+
+ENCODER, FUNNEL, PIB = 0x3020000, 0x3012000, 0x3011000
+COMPAT = 'qemu,trace-component riscv,trace-component'
+
+
+class DT:
+    def __init__(self, qemu, harts, tmp):
+        self.dtb = os.path.join(tmp, f'virt-{harts}.dtb')
+        subprocess.run([qemu, '-M', f'virt,trace=on,dumpdtb={self.dtb}',
+                        '-smp', str(harts), '-bios', 'none',
+                        '-display', 'none'], check=True,
+                       capture_output=True, timeout=60)
+
+    def get(self, node, prop, kind='x'):
+        res = subprocess.run(['fdtget', '-t', kind, self.dtb, node, prop],
+                             capture_output=True, text=True, check=False)
+        return res.stdout.strip() if res.returncode == 0 else None
+
+
+def node(base):
+    return f'/soc/trace@{base:x}'
+
+
+def check_link(dt, src, dst, port):
+    """The output of @src is input @port of @dst (None: its only one)."""
+    out = f'{node(src)}/out-ports/port/endpoint'
+    inp = f'{node(dst)}/in-ports/' + \
+        ('port/endpoint' if port is None else f'port@{port}/endpoint')
+    if port is not None and dt.get(f'{node(dst)}/in-ports/port@{port}',
+                                   'reg') != f'{port:x}':
+        return False
+    return (dt.get(out, 'remote-endpoint') == dt.get(inp, 'phandle')
+            and dt.get(inp, 'remote-endpoint') == dt.get(out, 'phandle')
+            and dt.get(out, 'phandle') is not None)
+
+
+def main():
+    qemu = sys.argv[1]
+    results = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for harts, funnels, tree in ((2, 1, {0: None}),
+                                     (9, 3, {0: (2, 0), 1: (2, 1),
+                                             2: None})):
+            dt = DT(qemu, harts, tmp)
+            bases = [ENCODER + 0x1000 * n for n in range(harts)] + \
+                [FUNNEL + 0x1000 * f for f in range(funnels)] + [PIB]
+            ok = all(dt.get(node(b), 'compatible', 's') == COMPAT and
+                     dt.get(node(b), 'reg') == f'0 {b:x} 0 1000'
+                     for b in bases)
+            ok = ok and dt.get(node(FUNNEL + 0x1000 * funnels),
+                               'reg') is None
+            results.append((ok, f'{harts} harts: {len(bases)} components, '
+                            'compatible and reg'))
+            ok = all(dt.get(node(ENCODER + 0x1000 * n), 'cpus') ==
+                     dt.get(f'/cpus/cpu@{n}', 'phandle') for n in range(harts))
+            results.append((ok, f'{harts} harts: cpus of each encoder'))
+            ok = all(check_link(dt, ENCODER + 0x1000 * n,
+                                FUNNEL + 0x1000 * (n // 8), n % 8)
+                     for n in range(harts))
+            for f, to in tree.items():
+                ok = ok and check_link(
+                    dt, FUNNEL + 0x1000 * f,
+                    PIB if to is None else FUNNEL + 0x1000 * to[0],
+                    None if to is None else to[1])
+            results.append((ok, f'{harts} harts: OF graph'))
+    print(f'1..{len(results)}')
+    for i, (ok, what) in enumerate(results, 1):
+        print(f'{"ok" if ok else "not ok"} {i} - {what}')
+    sys.exit(0 if all(ok for ok, _ in results) else 1)
+
+
+if __name__ == '__main__':
+    main()
