@@ -22,30 +22,32 @@
 #include "qemu/osdep.h"
 #include "hw/riscv/etrace-enc.h"
 
-static bool itype_is_exception(uint8_t itype)
+static inline bool itype_is_exception(uint8_t itype)
 {
     return itype == ETRACE_ITYPE_EXCEPTION || itype == ETRACE_ITYPE_INTERRUPT;
 }
 
 /* Uninferable PC discontinuities (no implicit return, 4-bit itype). */
-static bool itype_is_updiscon(uint8_t itype)
+#define ITYPE_UPDISCON_MASK \
+    (1u << ETRACE_ITYPE_TRAP_RETURN | 1u << ETRACE_ITYPE_UNINF_CALL | \
+     1u << ETRACE_ITYPE_UNINF_JUMP | 1u << ETRACE_ITYPE_CO_SWAP | \
+     1u << ETRACE_ITYPE_RETURN | 1u << ETRACE_ITYPE_OTHER_UNINF)
+
+static inline bool itype_is_updiscon(uint8_t itype)
 {
-    switch (itype) {
-    case ETRACE_ITYPE_TRAP_RETURN:
-    case ETRACE_ITYPE_UNINF_CALL:
-    case ETRACE_ITYPE_UNINF_JUMP:
-    case ETRACE_ITYPE_CO_SWAP:
-    case ETRACE_ITYPE_RETURN:
-    case ETRACE_ITYPE_OTHER_UNINF:
-        return true;
-    default:
-        return false;
-    }
+    return (1u << itype) & ITYPE_UPDISCON_MASK;
 }
 
-static uint32_t resync_max(const ETraceEnc *e)
+static inline uint32_t resync_max(const ETraceEnc *e)
 {
     return 1u << (e->cfg.sync_max + 4);
+}
+
+/* Every resync condition below needs the limit reached. */
+static inline bool resync_near(const ETraceEnc *e)
+{
+    return e->cfg.sync_mode != ETRACE_SYNC_MODE_OFF &&
+           e->resync_count >= resync_max(e);
 }
 
 /* Resync FSM state 2 with branches to flush: send them first. */
@@ -241,6 +243,22 @@ static void etrace_enc_decide(ETraceEnc *e, const ETraceRow *next)
 
     e->trap_reported = false;
 
+    /*
+     * The common row: retired, after and before retired rows of its mode
+     * that are neither traps nor discontinuities, no resync due.  Of the
+     * steps below only a full branch map can apply.
+     */
+    if (prev && cur->retired && next && next->retired &&
+        !itype_is_exception(cur->itype) && !itype_is_exception(prev->itype) &&
+        !itype_is_exception(next->itype) && !itype_is_updiscon(prev->itype) &&
+        prev->priv == cur->priv && next->priv == cur->priv &&
+        !resync_near(e)) {
+        if (e->branches == ETRACE_MAX_BRANCHES) {
+            send_branch_map(e);
+        }
+        return;
+    }
+
     /* The first instruction of a trap handler, or a second trap. */
     if (prev_exception) {
         if (!cur->retired) {
@@ -377,6 +395,23 @@ void etrace_enc_row(ETraceEnc *e, const ETraceRow *r)
     e->have_cur = true;
 }
 
+/*
+ * The held row, the first of a block of several, can cause no packet
+ * whatever follows it in its block, nor can the rows up to the block's
+ * last: nothing is pending about the row before it, its mode is the same,
+ * no resync falls due.
+ */
+static bool etrace_enc_quiet(const ETraceEnc *e)
+{
+    const ETraceRow *prev = &e->prev;
+
+    return e->have_prev && prev->retired &&
+           !itype_is_exception(prev->itype) &&
+           !itype_is_updiscon(prev->itype) &&
+           prev->priv == e->cur.priv && !resync_near(e) &&
+           e->branches < ETRACE_MAX_BRANCHES;
+}
+
 void etrace_enc_block(ETraceEnc *e, uint64_t first, unsigned first_size,
                       uint64_t last, unsigned last_size, uint32_t count,
                       uint8_t priv)
@@ -395,6 +430,13 @@ void etrace_enc_block(ETraceEnc *e, uint64_t first, unsigned first_size,
         return;
     }
     etrace_enc_row(e, &r);
+    if (etrace_enc_quiet(e)) {
+        /* The common case: go straight to the block's last row. */
+        e->prev = e->cur;
+        e->cur.addr = last;
+        e->cur.halfwords = halfwords;
+        return;
+    }
     if (count > 2) {
         r.addr = first + first_size;
         etrace_enc_row(e, &r);

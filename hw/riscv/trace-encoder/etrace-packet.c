@@ -5,22 +5,28 @@
  */
 
 #include "qemu/osdep.h"
+#include "qemu/host-utils.h"
 #include "hw/riscv/etrace.h"
 
-static void bits_put(ETraceBits *b, uint64_t value, unsigned width)
+/* Append a field; the packets of this file fit ETRACE_BITS_MAX. */
+static inline void bits_put(ETraceBits *b, uint64_t value, unsigned width)
 {
-    unsigned i;
+    unsigned word = b->len / 64, off = b->len % 64;
 
-    assert(b->len + width <= ETRACE_BITS_MAX);
-    for (i = 0; i < width; i++, b->len++) {
-        uint8_t mask = 1u << (b->len % 8);
-
-        if ((value >> i) & 1) {
-            b->data[b->len / 8] |= mask;
-        } else {
-            b->data[b->len / 8] &= ~mask;
-        }
+    if (width < 64) {
+        value &= (UINT64_C(1) << width) - 1;
     }
+    b->w[word] |= value << off;
+    if (off && off + width > 64) {
+        b->w[word + 1] |= value >> (64 - off);
+    }
+    b->len += width;
+}
+
+/* Byte @k of a packet, bits 8k to 8k + 7. */
+static uint8_t bits_byte(const ETraceBits *b, unsigned k)
+{
+    return b->w[k / 8] >> (8 * (k % 8));
 }
 
 static bool bit_at(const uint8_t *data, unsigned pos)
@@ -70,10 +76,10 @@ static void pack_address_tail(ETraceBits *b, const ETraceParams *p,
 void etrace_te_inst_pack(ETraceBits *b, const ETraceParams *p,
                          const ETraceTeInst *t)
 {
+    uint64_t sign;
     unsigned i;
-    bool sign;
 
-    b->len = 0;
+    memset(b, 0, sizeof(*b));
     bits_put(b, t->format, 2);
     switch (t->format) {
     case ETRACE_FMT_BRANCH:
@@ -118,26 +124,30 @@ void etrace_te_inst_pack(ETraceBits *b, const ETraceParams *p,
     }
 
     /* Sign-extend to the end of the buffer: any prefix is padded right. */
-    sign = bit_at(b->data, b->len - 1);
-    for (i = b->len; i % 8; i++) {
-        if (sign) {
-            b->data[i / 8] |= 1u << (i % 8);
-        } else {
-            b->data[i / 8] &= ~(1u << (i % 8));
-        }
+    sign = -((b->w[(b->len - 1) / 64] >> ((b->len - 1) % 64)) & 1);
+    i = b->len / 64;
+    if (b->len % 64) {
+        b->w[i++] |= sign << (b->len % 64);
     }
-    memset(&b->data[i / 8], sign ? 0xff : 0, sizeof(b->data) - i / 8);
+    for (; i < ARRAY_SIZE(b->w); i++) {
+        b->w[i] = sign;
+    }
 }
 
 unsigned etrace_compressed_bits(const ETraceBits *b)
 {
-    bool sign = bit_at(b->data, b->len - 1);
-    unsigned n = b->len - 1;
+    /* The buffer is sign-extended: look for the top bit that differs. */
+    uint64_t sign = -((b->w[(b->len - 1) / 64] >> ((b->len - 1) % 64)) & 1);
+    int i;
 
-    while (n > 0 && bit_at(b->data, n - 1) == sign) {
-        n--;
+    for (i = ARRAY_SIZE(b->w) - 1; i >= 0; i--) {
+        uint64_t diff = b->w[i] ^ sign;
+
+        if (diff) {
+            return i * 64 + (63 - clz64(diff)) + 2;
+        }
     }
-    return n + 1;
+    return 1;
 }
 
 /* A field at @pos; bits past @nbits repeat bit @nbits - 1. */
@@ -236,14 +246,16 @@ unsigned etrace_encap(uint8_t *out, const ETraceEncap *e,
         *p++ = e->srcid >> (8 * i);
     }
     if (!shift) {
-        memcpy(p, b->data, length);
+        for (i = 0; i < length; i++) {
+            p[i] = bits_byte(b, i);
+        }
     } else {
         uint8_t low = (e->srcid >> (8 * whole)) & ((1u << shift) - 1);
 
         /* Payload bits move up by @shift, after the srcID's last bits. */
         for (i = 0; i < length; i++) {
-            uint8_t cur = b->data[i] << shift;
-            uint8_t prev = i ? b->data[i - 1] >> (8 - shift) : low;
+            uint8_t cur = bits_byte(b, i) << shift;
+            uint8_t prev = i ? bits_byte(b, i - 1) >> (8 - shift) : low;
 
             p[i] = cur | prev;
         }

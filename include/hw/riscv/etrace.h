@@ -133,10 +133,10 @@ typedef struct ETraceTeInst {
     uint8_t doptions;
 } ETraceTeInst;
 
-/* A packet being built, LSB first: bit i is bit i % 8 of data[i / 8]. */
+/* A packet being built, LSB first: bit i is bit i % 64 of w[i / 64]. */
 #define ETRACE_BITS_MAX             256
 typedef struct ETraceBits {
-    uint8_t data[ETRACE_BITS_MAX / 8];
+    uint64_t w[ETRACE_BITS_MAX / 64];
     unsigned len;
 } ETraceBits;
 
