@@ -146,6 +146,19 @@ lf_block:
 lf_resume:
     TRACE_OFF lf
 
+    /* A store access fault. */
+    li a2, 8
+    lla a5, sf_resume
+    TRACE_ON
+sf_start:
+    nop
+sf_last:
+    nop
+sf_store:
+    sd zero, 0(a2)
+sf_resume:
+    TRACE_OFF sf
+
     /* An instruction access fault at the target of an uninferable jump. */
     li a1, 8
     lla a5, ff_resume
