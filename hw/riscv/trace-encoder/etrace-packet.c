@@ -73,12 +73,70 @@ static void pack_address_tail(ETraceBits *b, const ETraceParams *p,
     /* irdepth: no return stack, no call counter, so 0 bits */
 }
 
+/*
+ * Formats 1 and 2, the bulk of a trace, directly: at most 38 bits before
+ * the address, and the address field is at most 64 bits wide.
+ */
+static void pack_address_packet(ETraceBits *b, const ETraceParams *p,
+                                const ETraceTeInst *t)
+{
+    unsigned abits = address_bits(p);
+    uint64_t addr = abits < 64 ? t->address & ((UINT64_C(1) << abits) - 1)
+                               : t->address;
+    uint64_t w0 = t->format, w1, sign;
+    unsigned len = 2, top;
+
+    if (t->format == ETRACE_FMT_BRANCH) {
+        unsigned map = etrace_map_bits(t->branches);
+
+        w0 |= (uint64_t)t->branches << 2;
+        w0 |= (uint64_t)(t->branch_map & ((UINT64_C(1) << map) - 1)) << 7;
+        len = 7 + map;
+        if (!t->branches) {
+            /* A full map, no address. */
+            sign = -((w0 >> (len - 1)) & 1);
+            b->w[0] = w0 | (sign << len);
+            b->w[1] = b->w[2] = b->w[3] = sign;
+            b->len = len;
+            return;
+        }
+    }
+    /* the address from bit len (2..38), then the three status bits */
+    w1 = addr >> (64 - len);
+    w0 |= addr << len;
+    len += abits;
+    top = (uint64_t)t->notify | (uint64_t)t->updiscon << 1 |
+          (uint64_t)t->irreport << 2;
+    if (len >= 64) {
+        w1 |= (uint64_t)top << (len - 64);
+    } else {
+        w0 |= (uint64_t)top << len;
+        w1 |= (uint64_t)top >> (64 - len);
+    }
+    len += 3;
+    sign = (uint64_t)t->irreport ? UINT64_MAX : 0;
+    if (len < 64) {
+        w0 |= sign << len;
+        w1 = sign;
+    } else if (len < 128) {
+        w1 |= len == 64 ? sign : sign << (len - 64);
+    }
+    b->w[0] = w0;
+    b->w[1] = w1;
+    b->w[2] = b->w[3] = sign;
+    b->len = len;
+}
+
 void etrace_te_inst_pack(ETraceBits *b, const ETraceParams *p,
                          const ETraceTeInst *t)
 {
     uint64_t sign;
     unsigned i;
 
+    if (t->format == ETRACE_FMT_BRANCH || t->format == ETRACE_FMT_ADDR) {
+        pack_address_packet(b, p, t);
+        return;
+    }
     memset(b, 0, sizeof(*b));
     bits_put(b, t->format, 2);
     switch (t->format) {
