@@ -201,12 +201,9 @@ static void send_branch_map(ETraceEnc *e)
     send_packet(e, &t);
 }
 
-/*
- * Decide what to send for the held row @cur, given the row before it
- * (unless this is the first traced row) and the row after it (NULL when
- * tracing stops after @cur).
- */
-static void etrace_enc_decide(ETraceEnc *e, const ETraceRow *next)
+/* The steps of the algorithm for a row that is not a common one. */
+static void etrace_enc_decide_slow(ETraceEnc *e, const ETraceRow *next,
+                                   bool trap_reported)
 {
     const ETraceRow *cur = &e->cur;
     const ETraceRow *prev = e->have_prev ? &e->prev : NULL;
@@ -216,48 +213,6 @@ static void etrace_enc_decide(ETraceEnc *e, const ETraceRow *next)
     bool next_exception = next && itype_is_exception(next->itype);
     bool next_exc_only = next && next_exception && !next->retired;
     uint8_t next_priv = next ? next->priv : cur->priv;
-    bool trap_reported = e->trap_reported;
-
-    e->cur_reported = false;
-    e->cur_reported_updiscon = false;
-    if (cur->middle) {
-        return;
-    }
-
-    if (cur->itype == ETRACE_ITYPE_NT_BRANCH ||
-        cur->itype == ETRACE_ITYPE_T_BRANCH) {
-        if (cur->itype == ETRACE_ITYPE_NT_BRANCH) {
-            e->branch_map |= 1u << e->branches;
-        }
-        e->branches++;
-    }
-
-    /* The resync timer in half-word mode moves at the end of a block. */
-    e->halfwords_pending += cur->halfwords;
-    if (e->cfg.sync_mode == ETRACE_SYNC_MODE_HALFWORDS &&
-        (cur->itype != ETRACE_ITYPE_NONE || !cur->retired)) {
-        e->resync_count = MIN((uint64_t)e->resync_count +
-                              e->halfwords_pending, UINT32_MAX);
-        e->halfwords_pending = 0;
-    }
-
-    e->trap_reported = false;
-
-    /*
-     * The common row: retired, after and before retired rows of its mode
-     * that are neither traps nor discontinuities, no resync due.  Of the
-     * steps below only a full branch map can apply.
-     */
-    if (prev && cur->retired && next && next->retired &&
-        !itype_is_exception(cur->itype) && !itype_is_exception(prev->itype) &&
-        !itype_is_exception(next->itype) && !itype_is_updiscon(prev->itype) &&
-        prev->priv == cur->priv && next->priv == cur->priv &&
-        !resync_near(e)) {
-        if (e->branches == ETRACE_MAX_BRANCHES) {
-            send_branch_map(e);
-        }
-        return;
-    }
 
     /* The first instruction of a trap handler, or a second trap. */
     if (prev_exception) {
@@ -307,6 +262,61 @@ static void etrace_enc_decide(ETraceEnc *e, const ETraceRow *next)
     if (e->branches == ETRACE_MAX_BRANCHES) {
         send_branch_map(e);
     }
+}
+
+/*
+ * Decide what to send for the held row @cur, given the row before it
+ * (unless this is the first traced row) and the row after it (NULL when
+ * tracing stops after @cur).  The common row is handled here, inline;
+ * the others by etrace_enc_decide_slow().
+ */
+static inline void etrace_enc_decide(ETraceEnc *e, const ETraceRow *next)
+{
+    const ETraceRow *cur = &e->cur;
+    const ETraceRow *prev = &e->prev;
+    bool trap_reported = e->trap_reported;
+
+    e->cur_reported = false;
+    e->cur_reported_updiscon = false;
+    if (cur->middle) {
+        return;
+    }
+
+    if (cur->itype == ETRACE_ITYPE_NT_BRANCH ||
+        cur->itype == ETRACE_ITYPE_T_BRANCH) {
+        if (cur->itype == ETRACE_ITYPE_NT_BRANCH) {
+            e->branch_map |= 1u << e->branches;
+        }
+        e->branches++;
+    }
+
+    /* The resync timer in half-word mode moves at the end of a block. */
+    e->halfwords_pending += cur->halfwords;
+    if (e->cfg.sync_mode == ETRACE_SYNC_MODE_HALFWORDS &&
+        (cur->itype != ETRACE_ITYPE_NONE || !cur->retired)) {
+        e->resync_count = MIN((uint64_t)e->resync_count +
+                              e->halfwords_pending, UINT32_MAX);
+        e->halfwords_pending = 0;
+    }
+
+    e->trap_reported = false;
+
+    /*
+     * The common row: retired, after and before retired rows of its mode
+     * that are neither traps nor discontinuities, no resync due.  Of the
+     * steps of etrace_enc_decide_slow() only a full branch map can apply.
+     */
+    if (e->have_prev && cur->retired && next && next->retired &&
+        !itype_is_exception(cur->itype) && !itype_is_exception(prev->itype) &&
+        !itype_is_exception(next->itype) && !itype_is_updiscon(prev->itype) &&
+        prev->priv == cur->priv && next->priv == cur->priv &&
+        !resync_near(e)) {
+        if (e->branches == ETRACE_MAX_BRANCHES) {
+            send_branch_map(e);
+        }
+        return;
+    }
+    etrace_enc_decide_slow(e, next, trap_reported);
 }
 
 void etrace_enc_init(ETraceEnc *e, const ETraceEncConfig *cfg,
@@ -384,7 +394,7 @@ void etrace_enc_lost(ETraceEnc *e)
     send_support(e, true, ETRACE_QUAL_TRACE_LOST);
 }
 
-void etrace_enc_row(ETraceEnc *e, const ETraceRow *r)
+static inline void etrace_enc_push(ETraceEnc *e, const ETraceRow *r)
 {
     if (e->have_cur) {
         etrace_enc_decide(e, r);
@@ -393,6 +403,11 @@ void etrace_enc_row(ETraceEnc *e, const ETraceRow *r)
     }
     e->cur = *r;
     e->have_cur = true;
+}
+
+void etrace_enc_row(ETraceEnc *e, const ETraceRow *r)
+{
+    etrace_enc_push(e, r);
 }
 
 /*
@@ -426,10 +441,10 @@ void etrace_enc_block(ETraceEnc *e, uint64_t first, unsigned first_size,
 
     if (count == 1) {
         r.halfwords = halfwords;
-        etrace_enc_row(e, &r);
+        etrace_enc_push(e, &r);
         return;
     }
-    etrace_enc_row(e, &r);
+    etrace_enc_push(e, &r);
     if (etrace_enc_quiet(e)) {
         /* The common case: go straight to the block's last row. */
         e->prev = e->cur;
@@ -439,16 +454,16 @@ void etrace_enc_block(ETraceEnc *e, uint64_t first, unsigned first_size,
     }
     if (count > 2) {
         r.addr = first + first_size;
-        etrace_enc_row(e, &r);
+        etrace_enc_push(e, &r);
         if (count > 3) {
             r.middle = true;
-            etrace_enc_row(e, &r);
+            etrace_enc_push(e, &r);
             r.middle = false;
         }
     }
     r.addr = last;
     r.halfwords = halfwords;
-    etrace_enc_row(e, &r);
+    etrace_enc_push(e, &r);
 }
 
 void etrace_enc_set_itype(ETraceEnc *e, uint64_t addr, uint8_t itype)
@@ -479,5 +494,5 @@ void etrace_enc_trap(ETraceEnc *e, bool interrupt, uint8_t ecause,
         .retired = size != 0,
     };
 
-    etrace_enc_row(e, &r);
+    etrace_enc_push(e, &r);
 }
