@@ -394,7 +394,8 @@ void etrace_enc_lost(ETraceEnc *e)
     send_support(e, true, ETRACE_QUAL_TRACE_LOST);
 }
 
-static inline void etrace_enc_push(ETraceEnc *e, const ETraceRow *r)
+/* Feed one row: the held one is decided now that its next is known. */
+static inline void etrace_enc_row(ETraceEnc *e, const ETraceRow *r)
 {
     if (e->have_cur) {
         etrace_enc_decide(e, r);
@@ -403,11 +404,6 @@ static inline void etrace_enc_push(ETraceEnc *e, const ETraceRow *r)
     }
     e->cur = *r;
     e->have_cur = true;
-}
-
-void etrace_enc_row(ETraceEnc *e, const ETraceRow *r)
-{
-    etrace_enc_push(e, r);
 }
 
 /*
@@ -441,10 +437,10 @@ void etrace_enc_block(ETraceEnc *e, uint64_t first, unsigned first_size,
 
     if (count == 1) {
         r.halfwords = halfwords;
-        etrace_enc_push(e, &r);
+        etrace_enc_row(e, &r);
         return;
     }
-    etrace_enc_push(e, &r);
+    etrace_enc_row(e, &r);
     if (etrace_enc_quiet(e)) {
         /* The common case: go straight to the block's last row. */
         e->prev = e->cur;
@@ -454,16 +450,16 @@ void etrace_enc_block(ETraceEnc *e, uint64_t first, unsigned first_size,
     }
     if (count > 2) {
         r.addr = first + first_size;
-        etrace_enc_push(e, &r);
+        etrace_enc_row(e, &r);
         if (count > 3) {
             r.middle = true;
-            etrace_enc_push(e, &r);
+            etrace_enc_row(e, &r);
             r.middle = false;
         }
     }
     r.addr = last;
     r.halfwords = halfwords;
-    etrace_enc_push(e, &r);
+    etrace_enc_row(e, &r);
 }
 
 void etrace_enc_set_itype(ETraceEnc *e, uint64_t addr, uint8_t itype)
@@ -494,5 +490,5 @@ void etrace_enc_trap(ETraceEnc *e, bool interrupt, uint8_t ecause,
         .retired = size != 0,
     };
 
-    etrace_enc_push(e, &r);
+    etrace_enc_row(e, &r);
 }

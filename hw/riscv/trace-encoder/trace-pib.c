@@ -149,17 +149,18 @@ static bool pib_push(Object *obj, unsigned input, const uint8_t *buf,
     uint32_t interval = pib_sync_interval(s);
     uint8_t sync[PIB_SYNC_LEN];
     bool with_sync;
+    size_t need;
 
     if (!pib_enabled(s) ||
         FIELD_EX32(s->control, PIB_CONTROL, MODE) == PIB_MODE_OFF) {
         return false;
     }
     with_sync = interval && (s->need_sync || s->since_sync >= interval);
-    if (s->fifo_len + len + (with_sync ? PIB_SYNC_LEN : 0) > s->fifo_size) {
+    need = len + (with_sync ? PIB_SYNC_LEN : 0);
+    if (s->fifo_len + need > s->fifo_size) {
         /* Let the chardev take what it can, then look again. */
         pib_kick(s);
-        if (s->fifo_len + len + (with_sync ? PIB_SYNC_LEN : 0) >
-            s->fifo_size) {
+        if (s->fifo_len + need > s->fifo_size) {
             trace_riscv_trace_pib_full(len, s->fifo_len);
             return false;
         }

@@ -151,13 +151,6 @@ void etrace_enc_stop(ETraceEnc *e, bool ienable);
 void etrace_enc_lost(ETraceEnc *e);
 
 /**
- * etrace_enc_row: feed one row
- * @e: encoder
- * @r: the row
- */
-void etrace_enc_row(ETraceEnc *e, const ETraceRow *r);
-
-/**
  * etrace_enc_block: feed a block of sequential instructions
  * @e: encoder
  * @first: address of the first
