@@ -6,20 +6,11 @@ Usage: test-cflow-log.py QEMU ELF CPU [QEMU ARGUMENTS...]
 
 Runs the guest once with the pipeline's event log on (-trace riscv_cf_*,
 target/riscv/cflow/cflow.c) and, in the same run, QEMU's own record of
-what it translated and executed (-d in_asm,exec,nochain,int):
-  - "IN:" lists the instructions of each block as it is translated; the
-    next "Trace" or "Stopped" line names its host address;
-  - each "Trace N: HOST [...]" line is one entry into a block, undone by
-    a "Stopped execution of TB chain before HOST" right after it;
-  - a "riscv_cpu_do_interrupt: ... async:0 ... epc:E" line is an
-    exception: the instructions of the last block from E on did not
-    retire (an ecall or ebreak does not either: it traps);
-  - "cpu_io_recompile: rewound execution of TB to A": the block stopped
-    before A (icount, I/O in the middle of a block).
+what it translated and executed (-d in_asm,exec,nochain,int, read as
+tests/scripts/qemu_record.py describes).
 Every block event (first pc, last pc, sizes of the first and the last
 instruction, instruction count) must equal the block built from that
-record, in the
-same order, up to the end of the run (the final events may still be
+record, in the same order, up to the end of the run (the final events may still be
 buffered when the guest's finisher stops QEMU).  A transfer event must
 leave from the last instruction of the block before it and, when a block
 follows, arrive at its first instruction.  A trap event says an
@@ -34,18 +25,13 @@ import subprocess
 import sys
 import tempfile
 
-IN_INSN = re.compile(r'^0x([0-9a-f]+):  ([0-9a-f]+) ')
-TRACE = re.compile(r'^Trace \d+: (0x[0-9a-f]+) \[')
-STOP = re.compile(r'^Stopped execution of TB chain before (0x[0-9a-f]+) ')
-EXCP = re.compile(r'riscv_cpu_do_interrupt: hart:\d+, async:0, '
-                  r'cause:[0-9a-f]+, epc:0x([0-9a-f]+)')
-REWOUND = re.compile(r'cpu_io_recompile: rewound execution of TB to '
-                     r'([0-9a-f]+)')
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import qemu_record  # noqa: E402
+
 BLOCK = re.compile(r'riscv_cf_block hart \d+: block 0x([0-9a-f]+)\.\.'
                    r'0x([0-9a-f]+) first (\d) last (\d) bytes, (\d+) insns')
 TRAP = re.compile(r'riscv_cf_trap hart \d+: trap async (\d) cause (\d+) '
                   r'tval 0x[0-9a-f]+ insn (\d+) epc 0x([0-9a-f]+)')
-EBREAK = {'00100073': 4, '9002': 2}
 XFER = re.compile(r'riscv_cf_transfer hart \d+: transfer type (\d+) '
                   r'0x([0-9a-f]+) -> 0x([0-9a-f]+)')
 EVENT = re.compile(r'riscv_cf_(trap|trap_return|mode) ')
@@ -55,60 +41,13 @@ EVENT = re.compile(r'riscv_cf_(trap|trap_return|mode) ')
 TAIL = 64
 
 
-def cut(block, pc):
-    """Drop the instructions of @block from @pc on, if @pc is in it."""
-    pcs = [p for p, _ in block['insns']]
-    if pc not in pcs and pc >> 31 == 0x1ffffffff:
-        pc &= 0xffffffff    # -d int prints a 32-bit epc sign-extended
-    if pc in pcs and not block['cut']:
-        del block['insns'][pcs.index(pc):]
-        block['cut'] = True
-
-
 def parse(log):
-    """Return (blocks from QEMU's record, pipeline events)."""
-    listing = None
-    pending = None
-    known = {}
-    executed = []
+    """Return (blocks from QEMU's record, pipeline events, code listed)."""
+    rec = qemu_record.Record()
     events = []
-    code = {}
     with open(log, encoding='utf-8', errors='replace') as f:
         for line in f:
-            if line.startswith('IN:'):
-                listing = []
-                continue
-            m = IN_INSN.match(line)
-            if m and listing is not None:
-                listing.append((int(m.group(1), 16), len(m.group(2)) // 2))
-                code[int(m.group(1), 16)] = m.group(2)
-                continue
-            if listing is not None:
-                pending, listing = listing, None
-            m = TRACE.match(line)
-            if m:
-                host = m.group(1)
-                if pending is not None:
-                    known[host] = pending
-                    pending = None
-                executed.append({'host': host, 'insns': list(known[host]),
-                                 'cut': False})
-                continue
-            m = STOP.match(line)
-            if m:
-                if pending is not None:
-                    known[m.group(1)] = pending
-                    pending = None
-                if executed and executed[-1]['host'] == m.group(1):
-                    executed.pop()
-                continue
-            m = EXCP.search(line)
-            if m and executed:
-                cut(executed[-1], int(m.group(1), 16))
-                continue
-            m = REWOUND.search(line)
-            if m and executed:
-                cut(executed[-1], int(m.group(1), 16))
+            if rec.feed(line):
                 continue
             m = BLOCK.search(line)
             if m:
@@ -131,8 +70,8 @@ def parse(log):
                 events.append((m.group(1),))
     truth = [('block', b['insns'][0][0], b['insns'][-1][0],
               b['insns'][0][1], b['insns'][-1][1], len(b['insns']))
-             for b in executed if b['insns']]
-    return truth, events, code
+             for b in rec.blocks() if b['insns']]
+    return truth, events, rec.code
 
 
 def retired_len(ev, code):
@@ -143,7 +82,9 @@ def retired_len(ev, code):
     if 8 <= cause <= 11:
         return 4
     insn = code.get(epc, code.get(epc & 0xffffffff))
-    return EBREAK.get(insn, 0) if cause == 3 else 0
+    if cause == 3 and insn and qemu_record.is_ebreak(*insn):
+        return insn[1]
+    return 0
 
 
 

@@ -7,8 +7,8 @@ Usage: test-etrace-model.py QEMU ELF CPU [QEMU ARGUMENTS...]
 
 Runs the guest once with "-M virt,trace=on,trace-start=on" writing the
 trace to a file, and in the same run QEMU's own record of what it
-translated and executed (-d in_asm,exec,nochain,int; see
-test-cflow-log.py for how blocks, stops, exceptions and rewinds read).
+translated and executed (-d in_asm,exec,nochain,int, read as
+qemu_record.py describes).
 From that record it builds the retired-instruction stream the E-Trace
 spec's encoder sees, one instruction at a time (ingressPort.adoc): the
 instruction type from its encoding, branches taken when the next
@@ -29,16 +29,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import etrace_packets  # noqa: E402
-
-IN_INSN = re.compile(r'^0x([0-9a-f]+):  ([0-9a-f]+) ')
-TRACE = re.compile(r'^Trace \d+: (0x[0-9a-f]+) \[[0-9a-f]+/[0-9a-f]+/'
-                   r'([0-9a-f]+)/')
-STOP = re.compile(r'^Stopped execution of TB chain before (0x[0-9a-f]+) ')
-TRAP = re.compile(r'riscv_cpu_do_interrupt: hart:\d+, async:(\d), '
-                  r'cause:([0-9a-f]+), epc:0x([0-9a-f]+), '
-                  r'tval:0x([0-9a-f]+)')
-REWOUND = re.compile(r'cpu_io_recompile: rewound execution of TB to '
-                     r'([0-9a-f]+)')
+import qemu_record  # noqa: E402
 
 PRIV_U, PRIV_S, PRIV_M, PRIV_VU, PRIV_VS = 0, 1, 3, 5, 6
 RESYNC_MAX = 1 << (8 + 4)       # trTeInstSyncMax reset value 8, packets
@@ -54,75 +45,12 @@ def priv_of(flags):
 
 
 def record(log):
-    """QEMU's record: a list of blocks (dicts) and traps (tuples)."""
-    listing = None
-    pending = None
-    known = {}
-    stream = []
-    code = {}
-    last_block = None
+    """QEMU's record: blocks (dicts) and traps (tuples), in order."""
+    rec = qemu_record.Record()
     with open(log, encoding='utf-8', errors='replace') as f:
         for line in f:
-            if line.startswith('IN:'):
-                listing = []
-                continue
-            m = IN_INSN.match(line)
-            if m and listing is not None:
-                pc = int(m.group(1), 16)
-                insn = (int(m.group(2), 16), len(m.group(2)) // 2)
-                listing.append((pc, insn[1], insn[0]))
-                continue
-            if listing is not None:
-                pending, listing = listing, None
-            m = TRACE.match(line)
-            if m:
-                host = m.group(1)
-                if pending is not None:
-                    known[host] = pending
-                    pending = None
-                flags = int(m.group(2), 16)
-                # code as this block ran it (it may have been rewritten)
-                code = {pc: (insn, size) for pc, size, insn in known[host]}
-                last_block = {'host': host, 'insns': list(known[host]),
-                              'code': code,
-                              'priv': priv_of(flags),
-                              'xl32': (flags >> 16) & 3 == 1,
-                              'cut': False}
-                stream.append(last_block)
-                continue
-            m = STOP.match(line)
-            if m:
-                if pending is not None:
-                    known[m.group(1)] = pending
-                    pending = None
-                if stream and stream[-1] is last_block and \
-                        last_block['host'] == m.group(1):
-                    stream.pop()
-                    last_block = None
-                continue
-            m = TRAP.search(line)
-            if m:
-                is_async = m.group(1) == '1'
-                epc = int(m.group(3), 16)
-                if not is_async and last_block is not None:
-                    cut(last_block, epc)
-                stream.append(('trap', is_async, int(m.group(2), 16), epc,
-                               int(m.group(4), 16), code))
-                last_block = None
-                continue
-            m = REWOUND.search(line)
-            if m and last_block is not None:
-                cut(last_block, int(m.group(1), 16))
-    return stream
-
-
-def cut(block, pc):
-    pcs = [p for p, _, _ in block['insns']]
-    if pc not in pcs and pc >> 31 == 0x1ffffffff:
-        pc &= 0xffffffff
-    if pc in pcs and not block['cut']:
-        del block['insns'][pcs.index(pc):]
-        block['cut'] = True
+            rec.feed(line)
+    return rec.stream
 
 
 def jalr_type(rd, rs1):
@@ -163,10 +91,6 @@ def classify(insn, size):
     return 0
 
 
-def is_ebreak(insn, size):
-    return (size, insn) in ((4, 0x00100073), (2, 0x9002))
-
-
 def branch_taken(insn, size, pc, nxt):
     """Outcome of the branch at @pc followed by @nxt."""
     if size == 4:
@@ -199,8 +123,8 @@ def rows_of(stream, rv32):
     known = True
     for ent in stream:
         if isinstance(ent, dict):
-            priv = ent['priv']
-            xl32 = ent['xl32']
+            priv = priv_of(ent['flags'])
+            xl32 = (ent['flags'] >> 16) & 3 == 1      # TB flags XL
             known = True
             for pc, size, insn in ent['insns']:
                 rows.append({'addr': pc, 'size': size, 'insn': insn,
@@ -218,7 +142,7 @@ def rows_of(stream, rv32):
         insn = code.get(epc)
         retires = not is_async and (8 <= cause <= 11 or
                                     (cause == 3 and insn is not None and
-                                     is_ebreak(*insn)))
+                                     qemu_record.is_ebreak(*insn)))
         # A trap taken at the target of a trap return before a block was
         # entered there comes from the mode the xRET went to, which
         # QEMU's record does not show: the packets may say any.

@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""QEMU's own record of what a hart executed, for the tests.
+
+Reads a log of "-d in_asm,exec,nochain,int" (10.2) line by line:
+  - "IN:" lists the instructions of each block as it is translated; the
+    next "Trace" or "Stopped" line names its host address;
+  - each "Trace N: HOST [cs_base/pc/flags/cflags]" line is one entry into
+    a block, undone by a "Stopped execution of TB chain before HOST"
+    right after it;
+  - a "riscv_cpu_do_interrupt: ... async:0 ... epc:E" line is an
+    exception: the instructions of the block just entered from E on did
+    not retire (ecall and ebreak included: they trap); "async:1" is an
+    interrupt taken after the block;
+  - "cpu_io_recompile: rewound execution of TB to A": the block stopped
+    before A (icount, I/O in the middle of a block).
+"""
+
+import re
+
+IN_INSN = re.compile(r'^0x([0-9a-f]+):  ([0-9a-f]+) ')
+TRACE = re.compile(r'^Trace \d+: (0x[0-9a-f]+) \[[0-9a-f]+/[0-9a-f]+/'
+                   r'([0-9a-f]+)/')
+STOP = re.compile(r'^Stopped execution of TB chain before (0x[0-9a-f]+) ')
+TRAP = re.compile(r'riscv_cpu_do_interrupt: hart:\d+, async:(\d), '
+                  r'cause:([0-9a-f]+), epc:0x([0-9a-f]+), '
+                  r'tval:0x([0-9a-f]+)')
+REWOUND = re.compile(r'cpu_io_recompile: rewound execution of TB to '
+                     r'([0-9a-f]+)')
+
+
+def cut(block, pc):
+    """Drop the instructions of @block from @pc on, if @pc is in it."""
+    pcs = [p for p, _, _ in block['insns']]
+    if pc not in pcs and pc >> 31 == 0x1ffffffff:
+        pc &= 0xffffffff    # -d int prints a 32-bit epc sign-extended
+    if pc in pcs and not block['cut']:
+        del block['insns'][pcs.index(pc):]
+        block['cut'] = True
+
+
+def is_ebreak(insn, size):
+    """ebreak or c.ebreak: they retire before their breakpoint trap."""
+    return (size, insn) in ((4, 0x00100073), (2, 0x9002))
+
+
+class Record:
+    """The executed blocks and the traps, in order.
+
+    stream: blocks, as dicts with 'insns' (pc, size, encoding) of the
+    instructions that retired, 'flags' (the TB flags), 'code' ({pc:
+    (encoding, size)} as the block ran it: code may be rewritten), and
+    traps, as ('trap', async, cause, epc, tval, code of the last block
+    entered).
+    code: {pc: (encoding, size)} as last listed.
+    """
+
+    def __init__(self):
+        self.stream = []
+        self.code = {}
+        self._listing = None
+        self._pending = None
+        self._known = {}
+        self._last = None
+        self._last_code = {}
+
+    def feed(self, line):
+        """Take in one line of the log; False if it is not a record line."""
+        if line.startswith('IN:'):
+            self._listing = []
+            return True
+        m = IN_INSN.match(line)
+        if m and self._listing is not None:
+            pc = int(m.group(1), 16)
+            insn = (int(m.group(2), 16), len(m.group(2)) // 2)
+            self._listing.append((pc, insn[1], insn[0]))
+            self.code[pc] = insn
+            return True
+        if self._listing is not None:
+            self._pending, self._listing = self._listing, None
+        m = TRACE.match(line)
+        if m:
+            host = m.group(1)
+            if self._pending is not None:
+                self._known[host] = self._pending
+                self._pending = None
+            insns = self._known[host]
+            self._last = {'host': host, 'insns': list(insns),
+                          'code': {pc: (i, s) for pc, s, i in insns},
+                          'flags': int(m.group(2), 16), 'cut': False}
+            self._last_code = self._last['code']
+            self.stream.append(self._last)
+            return True
+        m = STOP.match(line)
+        if m:
+            if self._pending is not None:
+                self._known[m.group(1)] = self._pending
+                self._pending = None
+            if self._last is not None and self.stream[-1] is self._last \
+                    and self._last['host'] == m.group(1):
+                self.stream.pop()
+                self._last = None
+            return True
+        m = TRAP.search(line)
+        if m:
+            is_async = m.group(1) == '1'
+            epc = int(m.group(3), 16)
+            if not is_async and self._last is not None:
+                cut(self._last, epc)
+            self.stream.append(('trap', is_async, int(m.group(2), 16), epc,
+                                int(m.group(4), 16), self._last_code))
+            self._last = None
+            return True
+        m = REWOUND.search(line)
+        if m:
+            if self._last is not None:
+                cut(self._last, int(m.group(1), 16))
+            return True
+        return False
+
+    def blocks(self):
+        return [e for e in self.stream if isinstance(e, dict)]
