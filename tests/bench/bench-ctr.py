@@ -25,11 +25,11 @@ recording run prints where the time goes.
 
 import argparse
 import os
-import shutil
 import statistics
-import subprocess
 import sys
-import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench_lib  # noqa: E402
 
 CPU_PLAIN = 'rv64,smcsrind=on,sscsrind=on'
 CPU_CTR = CPU_PLAIN + ',smctr=on,ssctr=on'
@@ -76,42 +76,10 @@ def command(qemu, elf, config):
 def run_once(qemu, elf, config):
     """CPU time (user + system) of one run, checked for the PASS line."""
     cmd = command(qemu, elf, config)
-    with tempfile.TemporaryFile() as out:
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
-        _, status, usage = os.wait4(proc.pid, 0)
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        out.seek(0)
-        text = out.read().decode('utf-8', 'replace')
-    if proc.returncode != 0 or 'PASS' not in text:
+    seconds, status, text = bench_lib.run_timed(cmd)
+    if status != 0 or 'PASS' not in text:
         sys.exit(f'bench-ctr: run failed ({" ".join(cmd)}):\n{text}')
-    return usage.ru_utime + usage.ru_stime
-
-
-def profile(qemu, elf):
-    """Top symbols of a perf record of this series' recording run."""
-    if not shutil.which('perf'):
-        print('\n(no perf: profile skipped; apt-get install linux-perf)')
-        return
-    with tempfile.TemporaryDirectory() as tmp:
-        data = os.path.join(tmp, 'perf.data')
-        rec = subprocess.run(['perf', 'record', '-q', '-o', data, '--'] +
-                             command(qemu, elf, 'recording'),
-                             stdout=subprocess.DEVNULL,
-                             stderr=subprocess.PIPE, text=True, check=False)
-        if rec.returncode != 0:
-            print(f'\n(perf record failed: {rec.stderr.strip()})')
-            return
-        rep = subprocess.run(['perf', 'report', '-i', data, '--stdio',
-                              '--no-children', '--sort', 'symbol',
-                              '--percent-limit', '2'],
-                             capture_output=True, text=True, check=False)
-    lines = [ln for ln in rep.stdout.splitlines()
-             if ln.strip() and not ln.startswith('#')]
-    print('\nWhere the time goes, this series, recording all '
-          '(perf, symbols >= 2 %):\n')
-    print('```')
-    print('\n'.join(lines[:15]))
-    print('```')
+    return seconds
 
 
 def main():
@@ -150,7 +118,8 @@ def main():
     for (q, c), t in sorted(times.items()):
         print(f'| {q} | {c} | {statistics.median(t):.3f} | {len(t)} |')
     if args.profile:
-        profile(args.ours, args.elf)
+        bench_lib.profile(command(args.ours, args.elf, 'recording'),
+                          'this series, recording all')
 
 
 if __name__ == '__main__':

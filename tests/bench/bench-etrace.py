@@ -21,11 +21,12 @@ run prints where the time goes.
 import argparse
 import os
 import re
-import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench_lib  # noqa: E402
 
 CPU = 'rv64'
 # A tenth of bench-ctr's rounds: QEMU's -d exec log of the whole
@@ -56,44 +57,14 @@ def run_once(qemu, elf, config, tmp):
     """(CPU time, bytes written, instructions retired) of one run."""
     out = os.path.join(tmp, config + '.out')
     cmd = command(qemu, elf, config, out)
-    with tempfile.TemporaryFile() as con:
-        proc = subprocess.Popen(cmd, stdout=con, stderr=subprocess.STDOUT)
-        _, status, usage = os.wait4(proc.pid, 0)
-        con.seek(0)
-        text = con.read().decode('utf-8', 'replace')
+    seconds, status, text = bench_lib.run_timed(cmd)
     m = re.search(r'INSTRET (\d+)', text)
-    if os.waitstatus_to_exitcode(status) != 0 or 'PASS' not in text or \
-            not m:
+    if status != 0 or 'PASS' not in text or not m:
         sys.exit(f'bench-etrace: run failed ({" ".join(cmd)}):\n{text}')
     size = os.path.getsize(out) if os.path.exists(out) else 0
     if os.path.exists(out):
         os.unlink(out)
-    return usage.ru_utime + usage.ru_stime, size, int(m.group(1))
-
-
-def profile(qemu, elf, tmp):
-    if not shutil.which('perf'):
-        print('\n(no perf: profile skipped; apt-get install linux-perf)')
-        return
-    data = os.path.join(tmp, 'perf.data')
-    rec = subprocess.run(['perf', 'record', '-q', '-o', data, '--'] +
-                         command(qemu, elf, 'trace',
-                                 os.path.join(tmp, 'p.out')),
-                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                         text=True, check=False)
-    if rec.returncode != 0:
-        print(f'\n(perf record failed: {rec.stderr.strip()})')
-        return
-    rep = subprocess.run(['perf', 'report', '-i', data, '--stdio',
-                          '--no-children', '--sort', 'symbol',
-                          '--percent-limit', '2'],
-                         capture_output=True, text=True, check=False)
-    lines = [ln for ln in rep.stdout.splitlines()
-             if ln.strip() and not ln.startswith('#')]
-    print('\nWhere the time goes, tracing (perf, symbols >= 2 %):\n')
-    print('```')
-    print('\n'.join(lines[:15]))
-    print('```')
+    return seconds, size, int(m.group(1))
 
 
 def main():
@@ -121,7 +92,9 @@ def main():
                 sizes[base].add(sb)
                 sizes[meas].add(sm)
         if args.profile:
-            profile(args.qemu, args.elf, tmp)
+            bench_lib.profile(command(args.qemu, args.elf, 'trace',
+                                      os.path.join(tmp, 'profile.out')),
+                              'tracing')
 
     # Instructions retired, exactly: Smcntrpmf's minstret counts them.
     global CPU
