@@ -50,6 +50,14 @@ static inline bool resync_near(const ETraceEnc *e)
            e->resync_count >= resync_max(e);
 }
 
+/* resync_near(), also after one more packet is sent. */
+static inline bool resync_near_after_packet(const ETraceEnc *e)
+{
+    return e->cfg.sync_mode != ETRACE_SYNC_MODE_OFF &&
+           e->resync_count + (e->cfg.sync_mode == ETRACE_SYNC_MODE_PACKETS) >=
+           resync_max(e);
+}
+
 /* Resync FSM state 2 with branches to flush: send them first. */
 static bool resync_br(const ETraceEnc *e)
 {
@@ -265,6 +273,33 @@ static void etrace_enc_decide_slow(ETraceEnc *e, const ETraceRow *next,
 }
 
 /*
+ * The bookkeeping of the held row @cur that comes before any decision:
+ * its branch outcome, the half-words it retired, the end of a trap
+ * report.
+ */
+static inline void etrace_enc_account(ETraceEnc *e)
+{
+    const ETraceRow *cur = &e->cur;
+
+    e->cur_reported = false;
+    e->cur_reported_updiscon = false;
+    /* Without branches: the outcomes are as good as random. */
+    e->branch_map |= (uint32_t)(cur->itype == ETRACE_ITYPE_NT_BRANCH) <<
+                     e->branches;
+    e->branches += (uint8_t)(cur->itype - ETRACE_ITYPE_NT_BRANCH) < 2;
+
+    /* The resync timer in half-word mode moves at the end of a block. */
+    e->halfwords_pending += cur->halfwords;
+    if (e->cfg.sync_mode == ETRACE_SYNC_MODE_HALFWORDS &&
+        (cur->itype != ETRACE_ITYPE_NONE || !cur->retired)) {
+        e->resync_count = MIN((uint64_t)e->resync_count +
+                              e->halfwords_pending, UINT32_MAX);
+        e->halfwords_pending = 0;
+    }
+    e->trap_reported = false;
+}
+
+/*
  * Decide what to send for the held row @cur, given the row before it
  * (unless this is the first traced row) and the row after it (NULL when
  * tracing stops after @cur).  The common row is handled here, inline;
@@ -276,30 +311,12 @@ static inline void etrace_enc_decide(ETraceEnc *e, const ETraceRow *next)
     const ETraceRow *prev = &e->prev;
     bool trap_reported = e->trap_reported;
 
-    e->cur_reported = false;
-    e->cur_reported_updiscon = false;
     if (cur->middle) {
+        e->cur_reported = false;
+        e->cur_reported_updiscon = false;
         return;
     }
-
-    if (cur->itype == ETRACE_ITYPE_NT_BRANCH ||
-        cur->itype == ETRACE_ITYPE_T_BRANCH) {
-        if (cur->itype == ETRACE_ITYPE_NT_BRANCH) {
-            e->branch_map |= 1u << e->branches;
-        }
-        e->branches++;
-    }
-
-    /* The resync timer in half-word mode moves at the end of a block. */
-    e->halfwords_pending += cur->halfwords;
-    if (e->cfg.sync_mode == ETRACE_SYNC_MODE_HALFWORDS &&
-        (cur->itype != ETRACE_ITYPE_NONE || !cur->retired)) {
-        e->resync_count = MIN((uint64_t)e->resync_count +
-                              e->halfwords_pending, UINT32_MAX);
-        e->halfwords_pending = 0;
-    }
-
-    e->trap_reported = false;
+    etrace_enc_account(e);
 
     /*
      * The common row: retired, after and before retired rows of its mode
@@ -423,6 +440,23 @@ static bool etrace_enc_quiet(const ETraceEnc *e)
            e->branches < ETRACE_MAX_BRANCHES;
 }
 
+/*
+ * The held row can be decided as a common one whatever retired row of
+ * mode @priv that is not a trap follows it, except for a resync falling
+ * due (see etrace_enc_decide()).
+ */
+static inline bool etrace_enc_steady(const ETraceEnc *e, uint8_t priv)
+{
+    const ETraceRow *prev = &e->prev;
+    const ETraceRow *cur = &e->cur;
+
+    return e->have_prev && e->have_cur && prev->retired && cur->retired &&
+           !cur->middle && !itype_is_exception(prev->itype) &&
+           !itype_is_updiscon(prev->itype) &&
+           !itype_is_exception(cur->itype) &&
+           prev->priv == priv && cur->priv == priv;
+}
+
 void etrace_enc_block(ETraceEnc *e, uint64_t first, unsigned first_size,
                       uint64_t last, unsigned last_size, uint32_t count,
                       uint8_t priv)
@@ -435,12 +469,63 @@ void etrace_enc_block(ETraceEnc *e, uint64_t first, unsigned first_size,
     };
     uint32_t halfwords = (last - first + last_size) / 2;
 
-    if (count == 1) {
-        r.halfwords = halfwords;
+    /*
+     * The held row is decided now that its next, the block's first row,
+     * is known.  Most of the time it is a common row and the block is a
+     * quiet one: then only the fields that change are written (the rows
+     * are retired, of mode @priv, and the row before the held one matters
+     * only by its type).
+     */
+    if (likely(etrace_enc_steady(e, priv))) {
+        uint8_t itype = e->cur.itype;
+
+        etrace_enc_account(e);
+        if (likely(!resync_near(e))) {
+            if (unlikely(e->branches == ETRACE_MAX_BRANCHES)) {
+                send_branch_map(e);
+            }
+            if (count > 1 && likely(!resync_near_after_packet(e))) {
+                if (itype_is_updiscon(itype)) {
+                    /*
+                     * The first row is the target of an uninferable
+                     * discontinuity, followed by a retired row of its
+                     * mode: etrace_enc_decide_slow() reports it, with no
+                     * resync due.
+                     */
+                    e->prev.itype = itype;
+                    e->cur.addr = first;
+                    e->cur.itype = ETRACE_ITYPE_NONE;
+                    e->cur.halfwords = 0;
+                    send_branch(e, &e->cur, false, true);
+                }
+                /*
+                 * The rows after the first are common ones (no resync
+                 * falls due, not even after that packet), so the block
+                 * is passed over to its last row (etrace_enc_quiet()).
+                 */
+                e->prev.itype = ETRACE_ITYPE_NONE;
+                e->cur.addr = last;
+                e->cur.itype = ETRACE_ITYPE_NONE;
+                e->cur.halfwords = halfwords;
+                return;
+            }
+            e->prev.itype = itype;
+            e->cur.addr = first;
+            e->cur.itype = ETRACE_ITYPE_NONE;
+            e->cur.halfwords = 0;
+        } else {
+            etrace_enc_decide_slow(e, &r, false);
+            e->prev = e->cur;
+            e->cur = r;
+        }
+    } else {
         etrace_enc_row(e, &r);
+    }
+
+    if (count == 1) {
+        e->cur.halfwords = halfwords;
         return;
     }
-    etrace_enc_row(e, &r);
     if (etrace_enc_quiet(e)) {
         /* The common case: go straight to the block's last row. */
         e->prev = e->cur;
