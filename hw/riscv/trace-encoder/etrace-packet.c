@@ -29,11 +29,6 @@ static uint8_t bits_byte(const ETraceBits *b, unsigned k)
     return b->w[k / 8] >> (8 * (k % 8));
 }
 
-static bool bit_at(const uint8_t *data, unsigned pos)
-{
-    return (data[pos / 8] >> (pos % 8)) & 1;
-}
-
 unsigned etrace_map_bits(unsigned branches)
 {
     if (branches == 0 || branches > 15) {
@@ -208,80 +203,103 @@ unsigned etrace_compressed_bits(const ETraceBits *b)
     return 1;
 }
 
-/* A field at @pos; bits past @nbits repeat bit @nbits - 1. */
-static uint64_t bits_get(const uint8_t *data, unsigned nbits, unsigned *pos,
-                         unsigned width)
+/* A payload, sign-extended to the whole of @b. */
+static void bits_load(ETraceBits *b, const uint8_t *data, unsigned len)
 {
-    uint64_t v = 0;
+    uint64_t sign = data[len - 1] & 0x80 ? UINT64_MAX : 0;
     unsigned i;
 
-    for (i = 0; i < width; i++) {
-        unsigned at = MIN(*pos + i, nbits - 1);
-
-        v |= (uint64_t)bit_at(data, at) << i;
+    for (i = 0; i < ARRAY_SIZE(b->w); i++) {
+        b->w[i] = sign;
     }
+    for (i = 0; i < len; i++) {
+        unsigned sh = 8 * (i % 8);
+
+        b->w[i / 8] = (b->w[i / 8] & ~(UINT64_C(0xff) << sh)) |
+                      (uint64_t)data[i] << sh;
+    }
+    b->len = len * 8;
+}
+
+/* The field of @width bits at @pos; bits past the payload repeat its last. */
+static uint64_t bits_get(const ETraceBits *b, unsigned *pos, unsigned width)
+{
+    unsigned at = *pos, word = at / 64, off = at % 64;
+    uint64_t sign = b->w[ARRAY_SIZE(b->w) - 1] >> 63 ? UINT64_MAX : 0;
+    uint64_t v;
+
     *pos += width;
-    return v;
+    if (word >= ARRAY_SIZE(b->w)) {
+        v = sign;
+    } else {
+        v = b->w[word] >> off;
+        if (off) {
+            v |= (word + 1 < ARRAY_SIZE(b->w) ? b->w[word + 1] : sign)
+                 << (64 - off);
+        }
+    }
+    return width < 64 ? v & ((UINT64_C(1) << width) - 1) : v;
 }
 
 static void unpack_address_tail(ETraceTeInst *t, const ETraceParams *p,
-                                const uint8_t *d, unsigned n, unsigned *pos)
+                                const ETraceBits *b, unsigned *pos)
 {
-    t->address = bits_get(d, n, pos, address_bits(p));
-    t->notify = bits_get(d, n, pos, 1);
-    t->updiscon = bits_get(d, n, pos, 1);
-    t->irreport = bits_get(d, n, pos, 1);
+    t->address = bits_get(b, pos, address_bits(p));
+    t->notify = bits_get(b, pos, 1);
+    t->updiscon = bits_get(b, pos, 1);
+    t->irreport = bits_get(b, pos, 1);
 }
 
 bool etrace_te_inst_unpack(ETraceTeInst *t, const ETraceParams *p,
                            const uint8_t *payload, unsigned len)
 {
-    unsigned n = len * 8;
+    ETraceBits bits, *b = &bits;
     unsigned pos = 0;
 
     memset(t, 0, sizeof(*t));
-    if (!len) {
+    if (!len || len > ETRACE_PAYLOAD_MAX_BYTES) {
         return false;
     }
-    t->format = bits_get(payload, n, &pos, 2);
+    bits_load(b, payload, len);
+    t->format = bits_get(b, &pos, 2);
     switch (t->format) {
     case ETRACE_FMT_BRANCH:
-        t->branches = bits_get(payload, n, &pos, 5);
-        t->branch_map = bits_get(payload, n, &pos,
+        t->branches = bits_get(b, &pos, 5);
+        t->branch_map = bits_get(b, &pos,
                                  etrace_map_bits(t->branches));
         if (t->branches) {
-            unpack_address_tail(t, p, payload, n, &pos);
+            unpack_address_tail(t, p, b, &pos);
         }
         return true;
     case ETRACE_FMT_ADDR:
-        unpack_address_tail(t, p, payload, n, &pos);
+        unpack_address_tail(t, p, b, &pos);
         return true;
     case ETRACE_FMT_SYNC:
-        t->subformat = bits_get(payload, n, &pos, 2);
+        t->subformat = bits_get(b, &pos, 2);
         if (t->subformat == ETRACE_SYNC_SUPPORT) {
-            t->ienable = bits_get(payload, n, &pos, 1);
-            t->encoder_mode = bits_get(payload, n, &pos,
+            t->ienable = bits_get(b, &pos, 1);
+            t->encoder_mode = bits_get(b, &pos,
                                        ETRACE_ENCODER_MODE_BITS);
-            t->qual_status = bits_get(payload, n, &pos, 2);
-            t->ioptions = bits_get(payload, n, &pos, ETRACE_IOPTIONS_BITS);
-            t->denable = bits_get(payload, n, &pos, 1);
-            t->dloss = bits_get(payload, n, &pos, 1);
-            t->doptions = bits_get(payload, n, &pos, ETRACE_DOPTIONS_BITS);
+            t->qual_status = bits_get(b, &pos, 2);
+            t->ioptions = bits_get(b, &pos, ETRACE_IOPTIONS_BITS);
+            t->denable = bits_get(b, &pos, 1);
+            t->dloss = bits_get(b, &pos, 1);
+            t->doptions = bits_get(b, &pos, ETRACE_DOPTIONS_BITS);
             return true;
         }
         if (t->subformat == ETRACE_SYNC_CONTEXT) {
             return false;
         }
-        t->branch = bits_get(payload, n, &pos, 1);
-        t->privilege = bits_get(payload, n, &pos, p->privilege_width);
+        t->branch = bits_get(b, &pos, 1);
+        t->privilege = bits_get(b, &pos, p->privilege_width);
         if (t->subformat == ETRACE_SYNC_TRAP) {
-            t->ecause = bits_get(payload, n, &pos, p->ecause_width);
-            t->interrupt = bits_get(payload, n, &pos, 1);
-            t->thaddr = bits_get(payload, n, &pos, 1);
+            t->ecause = bits_get(b, &pos, p->ecause_width);
+            t->interrupt = bits_get(b, &pos, 1);
+            t->thaddr = bits_get(b, &pos, 1);
         }
-        t->address = bits_get(payload, n, &pos, address_bits(p));
+        t->address = bits_get(b, &pos, address_bits(p));
         if (t->subformat == ETRACE_SYNC_TRAP && !t->interrupt) {
-            t->tval = bits_get(payload, n, &pos, p->iaddress_width);
+            t->tval = bits_get(b, &pos, p->iaddress_width);
         }
         return true;
     default:

@@ -1,0 +1,455 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * E-Trace decoder: te_inst packets back to retired instructions.
+ *
+ * The decisions are those of the spec's decoder (decoder.adoc,
+ * process_te_inst and follow_execution_path), made a block at a time:
+ * the run of sequential instructions of a block is reported in one go
+ * unless the reported address lies in it, where the decoder may have to
+ * stop.  Departures, matching the encoder (docs/specs/riscv-trace.rst):
+ * xRET is an uninferable discontinuity; a format 3.1 with thaddr = 0
+ * carries the EPC; a decoder that stopped at the first occurrence of an
+ * inferred address carries on from there.
+ */
+
+#include "qemu/osdep.h"
+#include "etrace-decode.h"
+
+/* Blocks followed for one packet before the decoder gives up. */
+#define ETD_FOLLOW_MAX  (1u << 24)
+
+#define ETD_ERROR(errp, ...) \
+    g_set_error(errp, g_quark_from_static_string("etrace-decode"), 0, \
+                __VA_ARGS__)
+
+void etd_decoder_init(EtdDecoder *d, EtdImage *img, const EtdSink *sink,
+                      const ETraceParams *p, unsigned src)
+{
+    memset(d, 0, sizeof(*d));
+    d->img = img;
+    d->sink = sink;
+    d->params = *p;
+    d->src = src;
+    d->start_of_trace = true;
+}
+
+static inline void report(EtdDecoder *d, uint8_t priv)
+{
+    d->insns++;
+    if (d->sink->insn) {
+        d->sink->insn(d->sink->opaque, d->src, d->pc, priv);
+    }
+}
+
+/* Instructions @from .. @from + @n - 1 of @b retire. */
+static inline void report_run(EtdDecoder *d, const EtdBlock *b,
+                              unsigned from, unsigned n)
+{
+    d->insns += n;
+    if (d->sink->run) {
+        d->sink->run(d->sink->opaque, d->src, b, from, n, d->privilege);
+    }
+}
+
+/* The instruction at pc is a branch. */
+static inline bool at_branch(const EtdDecoder *d)
+{
+    return d->idx + 1 == d->blk->count && d->blk->end == ETD_END_BRANCH;
+}
+
+/* Branch outcomes left that do not belong to the instruction at pc. */
+static inline bool unprocessed(const EtdDecoder *d)
+{
+    return d->branches != (at_branch(d) ? 1u : 0u);
+}
+
+static void set_pc(EtdDecoder *d, uint64_t pc, EtdBlock *b)
+{
+    d->pc = pc;
+    d->blk = b;
+    d->idx = 0;
+}
+
+/* The conditions of a format 1 or 2 packet, as signalled. */
+typedef struct EtdStop {
+    const ETraceTeInst *t;
+    bool notify;
+    bool updiscon;
+    bool irreport;
+    bool ntr;               /* stop only at an uninferable discontinuity */
+} EtdStop;
+
+/*
+ * After pc moved to an instruction: does following stop here?  @uninf:
+ * the move was an uninferable discontinuity (pc is the reported address).
+ */
+static bool stop_here(EtdDecoder *d, const EtdStop *s, bool uninf,
+                      bool xret, GError **errp, bool *error)
+{
+    const ETraceTeInst *t = s->t;
+
+    if (d->branches == 1 && at_branch(d) && d->stop_at_last_branch) {
+        /* A full branch map ends at its last branch. */
+        d->stop_at_last_branch = false;
+        return true;
+    }
+    if (uninf) {
+        if (unprocessed(d)) {
+            ETD_ERROR(errp, "reached 0x%" PRIx64 " after an uninferable "
+                      "jump with %u branch outcomes unused", d->pc,
+                      d->branches);
+            *error = true;
+        }
+        return true;
+    }
+    if (d->pc != d->address || s->ntr) {
+        return false;
+    }
+    if (t->format != ETRACE_FMT_SYNC) {
+        if (d->stop_at_last_branch || unprocessed(d)) {
+            return false;
+        }
+        if (s->notify) {
+            return true;
+        }
+        if (!s->updiscon && !s->irreport) {
+            d->inferred_address = true;
+            return true;
+        }
+        return false;
+    }
+    return !unprocessed(d) && (t->privilege == d->privilege || xret);
+}
+
+/*
+ * Follow the program from pc to the packet's address
+ * (follow_execution_path).  Reports every instruction passed, the one
+ * it stops at included.
+ */
+static bool follow(EtdDecoder *d, const EtdStop *s, GError **errp)
+{
+    const ETraceTeInst *t = s->t;
+    unsigned steps = 0;
+    bool error = false;
+
+    for (;;) {
+        EtdBlock *b = d->blk;
+        EtdBlock *next;
+        uint64_t to;
+        bool uninf = false, xret = false;
+        uint8_t priv;
+
+        if (++steps > ETD_FOLLOW_MAX) {
+            ETD_ERROR(errp, "no path from 0x%" PRIx64 " to 0x%" PRIx64
+                      " within %u blocks", d->pc, d->address, steps - 1);
+            return false;
+        }
+        if (d->idx + 1 < b->count) {
+            unsigned from = d->idx + 1;
+            uint64_t first = d->pc + etd_block_insn_size(b, d->idx);
+
+            if (d->address < first || d->address > b->last || s->ntr) {
+                /* The address is not in the run: all of it retires. */
+                report_run(d, b, from, b->count - from);
+                d->idx = b->count - 1;
+                d->pc = b->last;
+                if (stop_here(d, s, false, false, errp, &error)) {
+                    return !error;
+                }
+                continue;
+            }
+            /* Instruction by instruction up to the address. */
+            for (; from < b->count; from++) {
+                d->pc += etd_block_insn_size(b, d->idx);
+                d->idx = from;
+                priv = t->format == ETRACE_FMT_SYNC && d->pc == d->address ?
+                       t->privilege : d->privilege;
+                report(d, priv);
+                if (stop_here(d, s, false, false, errp, &error)) {
+                    return !error;
+                }
+            }
+            continue;
+        }
+
+        /* pc is the last instruction of its block: where does it go? */
+        switch (b->end) {
+        case ETD_END_BRANCH:
+            if (!d->branches) {
+                ETD_ERROR(errp, "branch at 0x%" PRIx64 " has no outcome "
+                          "left in the branch map", d->pc);
+                return false;
+            }
+            if (d->branch_map & 1) {
+                to = b->last + b->last_size;
+                next = b->next_seq;
+                if (!next) {
+                    next = b->next_seq = etd_image_block(d->img, to);
+                }
+            } else {
+                to = b->target;
+                next = b->next_target;
+                if (!next) {
+                    next = b->next_target = etd_image_block(d->img, to);
+                }
+            }
+            d->branch_map >>= 1;
+            d->branches--;
+            break;
+        case ETD_END_JUMP:
+            to = b->target;
+            next = b->next_target;
+            if (!next) {
+                next = b->next_target = etd_image_block(d->img, to);
+            }
+            break;
+        case ETD_END_SEQ:
+            to = b->last + b->last_size;
+            next = b->next_seq;
+            if (!next) {
+                next = b->next_seq = etd_image_block(d->img, to);
+            }
+            break;
+        case ETD_END_XRET:
+            xret = true;
+            /* fall through */
+        case ETD_END_UNINF:
+            if (d->stop_at_last_branch) {
+                ETD_ERROR(errp, "uninferable jump at 0x%" PRIx64 " before "
+                          "the last branch of a full branch map", d->pc);
+                return false;
+            }
+            to = d->address;
+            next = etd_image_block(d->img, to);
+            uninf = true;
+            break;
+        default:
+            ETD_ERROR(errp, "no code at 0x%" PRIx64, d->pc);
+            return false;
+        }
+        if (!next->count) {
+            ETD_ERROR(errp, "the flow from 0x%" PRIx64 " goes to 0x%" PRIx64
+                      ", which is outside the program images", d->pc, to);
+            return false;
+        }
+        set_pc(d, to, next);
+        priv = t->format == ETRACE_FMT_SYNC && (uninf || to == d->address) ?
+               t->privilege : d->privilege;
+        report(d, priv);
+        if (stop_here(d, s, uninf, xret, errp, &error)) {
+            return !error;
+        }
+    }
+}
+
+static uint64_t full_address(const EtdDecoder *d, uint64_t field)
+{
+    return field << d->params.iaddress_lsb;
+}
+
+/* EPC of an exception reported after pc (exception_address). */
+static bool exception_address(EtdDecoder *d, const ETraceTeInst *t,
+                              uint64_t *epc, GError **errp)
+{
+    EtdInsn insn;
+
+    if (!t->thaddr) {
+        *epc = full_address(d, t->address);
+        return true;
+    }
+    if (d->start_of_trace) {
+        ETD_ERROR(errp, "trap with the handler address before any "
+                  "synchronisation: the EPC is unknown");
+        return false;
+    }
+    if (!etd_image_insn(d->img, d->pc, &insn)) {
+        ETD_ERROR(errp, "no code at 0x%" PRIx64, d->pc);
+        return false;
+    }
+    if (insn.trap_insn) {
+        *epc = d->pc;
+        return true;
+    }
+    switch (insn.end) {
+    case ETD_END_SEQ:
+        *epc = d->pc + insn.size;
+        return true;
+    case ETD_END_JUMP:
+        *epc = insn.target;
+        return true;
+    case ETD_END_BRANCH:
+        if (!d->branches) {
+            ETD_ERROR(errp, "trap after the branch at 0x%" PRIx64
+                      " without its outcome", d->pc);
+            return false;
+        }
+        *epc = d->branch_map & 1 ? d->pc + insn.size : insn.target;
+        d->branch_map >>= 1;
+        d->branches--;
+        return true;
+    default:
+        ETD_ERROR(errp, "trap with the handler address after the "
+                  "uninferable jump at 0x%" PRIx64 ": the EPC is unknown",
+                  d->pc);
+        return false;
+    }
+}
+
+static bool sync_packet(EtdDecoder *d, const ETraceTeInst *t, GError **errp)
+{
+    uint64_t addr = full_address(d, t->address);
+    EtdBlock *b;
+
+    if (t->subformat == ETRACE_SYNC_TRAP) {
+        uint64_t epc = 0;
+
+        if (!t->interrupt && !exception_address(d, t, &epc, errp)) {
+            return false;
+        }
+        d->traps++;
+        if (d->sink->trap) {
+            d->sink->trap(d->sink->opaque, d->src, t->interrupt, t->ecause,
+                          epc, t->interrupt ? 0 : t->tval);
+        }
+        if (!t->thaddr) {
+            /* Nothing retired: the handler comes in a format 3.0. */
+            return true;
+        }
+    }
+
+    d->inferred_address = false;
+    d->address = addr;
+    b = etd_image_block(d->img, addr);
+    if (!b->count) {
+        ETD_ERROR(errp, "synchronisation at 0x%" PRIx64 ", which is "
+                  "outside the program images", addr);
+        return false;
+    }
+    if (t->subformat == ETRACE_SYNC_TRAP || d->start_of_trace) {
+        d->branches = 0;
+        d->branch_map = 0;
+    }
+    if (b->count == 1 && b->end == ETD_END_BRANCH) {
+        /* The outcome of the branch at the address. */
+        d->branch_map |= (uint64_t)t->branch << d->branches;
+        d->branches++;
+    }
+    if (t->subformat == ETRACE_SYNC_START && !d->start_of_trace) {
+        EtdStop s = { .t = t };
+
+        if (!follow(d, &s, errp)) {
+            return false;
+        }
+    } else {
+        set_pc(d, addr, b);
+        report(d, t->privilege);
+    }
+    d->privilege = t->privilege;
+    d->start_of_trace = false;
+    return true;
+}
+
+static bool support_packet(EtdDecoder *d, const ETraceTeInst *t,
+                           GError **errp)
+{
+    d->ioptions = t->ioptions;
+    if (t->qual_status == ETRACE_QUAL_NO_CHANGE) {
+        return true;
+    }
+    if (t->qual_status == ETRACE_QUAL_ENDED_NTR && d->inferred_address &&
+        !d->start_of_trace) {
+        /*
+         * The last packet reported the target of an uninferable jump:
+         * the trace ended there, not at the first pass through it.
+         */
+        ETraceTeInst f = { .format = ETRACE_FMT_ADDR };
+        EtdStop s = { .t = &f, .ntr = true };
+
+        d->inferred_address = false;
+        if (!follow(d, &s, errp)) {
+            return false;
+        }
+    }
+    d->start_of_trace = true;
+    d->inferred_address = false;
+    if (d->sink->gap) {
+        d->sink->gap(d->sink->opaque, d->src,
+                     t->qual_status == ETRACE_QUAL_TRACE_LOST ?
+                     "trace lost" : "trace ended");
+    }
+    return true;
+}
+
+bool etd_decoder_packet(EtdDecoder *d, const ETraceTeInst *t, GError **errp)
+{
+    unsigned abits = d->params.iaddress_width - d->params.iaddress_lsb;
+    EtdStop s = { .t = t };
+    bool ok;
+
+    switch (t->format) {
+    case ETRACE_FMT_EXT:
+        d->packets[0]++;
+        ETD_ERROR(errp, "format 0 packet, but no optional format is "
+                  "enabled");
+        goto fail;
+    case ETRACE_FMT_SYNC:
+        d->packets[t->subformat == ETRACE_SYNC_SUPPORT ? 5 :
+                   3 + t->subformat]++;
+        if (t->subformat == ETRACE_SYNC_SUPPORT) {
+            ok = support_packet(d, t, errp);
+        } else {
+            ok = sync_packet(d, t, errp);
+        }
+        if (!ok) {
+            goto fail;
+        }
+        return true;
+    default:
+        break;
+    }
+
+    d->packets[t->format]++;
+    if (d->start_of_trace) {
+        /* Waiting for a synchronisation packet. */
+        return true;
+    }
+    if (t->format == ETRACE_FMT_ADDR || t->branches) {
+        uint64_t a = full_address(d, t->address);
+
+        d->stop_at_last_branch = false;
+        if (d->ioptions & ETRACE_IOPT_FULL_ADDRESS) {
+            d->address = a;
+        } else {
+            /* Sign-extend the differential address field. */
+            d->address += (uint64_t)((int64_t)(t->address << (64 - abits)) >>
+                                     (64 - abits)) << d->params.iaddress_lsb;
+        }
+        s.notify = t->notify != ((t->address >> (abits - 1)) & 1);
+        s.updiscon = t->updiscon != t->notify;
+        s.irreport = t->irreport != t->updiscon;
+    }
+    if (t->format == ETRACE_FMT_BRANCH) {
+        unsigned n = t->branches ? t->branches : ETRACE_MAX_BRANCHES;
+
+        d->stop_at_last_branch = !t->branches;
+        if (d->branches + n > 63) {
+            ETD_ERROR(errp, "branch map overflow (%u outcomes pending)",
+                      d->branches + n);
+            goto fail;
+        }
+        d->branch_map |= (uint64_t)(t->branch_map &
+                                    ((UINT64_C(1) << n) - 1)) << d->branches;
+        d->branches += n;
+    }
+    if (!follow(d, &s, errp)) {
+        goto fail;
+    }
+    return true;
+
+fail:
+    d->errors++;
+    d->start_of_trace = true;
+    d->inferred_address = false;
+    d->stop_at_last_branch = false;
+    return false;
+}

@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * E-Trace 2.0 instruction trace decoder: shared definitions.
+ *
+ * The decoder turns an Encapsulation 1.0 stream of te_inst packets, as
+ * QEMU's RISC-V trace encoder writes it, back into the instructions the
+ * hart retired, given the program images.  It follows the program one
+ * basic block at a time: blocks are decoded once, cached, and linked to
+ * their inferable successors.
+ */
+#ifndef ETRACE_DECODE_H
+#define ETRACE_DECODE_H
+
+#include "hw/riscv/etrace.h"
+
+/* How the last instruction of a block transfers control. */
+typedef enum EtdEnd {
+    ETD_END_SEQ,        /* block cut short: the next one follows on */
+    ETD_END_BRANCH,     /* conditional branch */
+    ETD_END_JUMP,       /* inferable jump (jal, c.j, c.jal) */
+    ETD_END_UNINF,      /* uninferable: jalr, c.jr, c.jalr, table jump */
+    ETD_END_XRET,       /* mret, sret, mnret, dret: also uninferable */
+    ETD_END_NOCODE,     /* the block runs into an address with no code */
+} EtdEnd;
+
+/* A block holds at most this many instructions. */
+#define ETD_BLOCK_MAX   64
+
+typedef struct EtdBlock EtdBlock;
+struct EtdBlock {
+    uint64_t start;
+    uint64_t last;          /* address of the last instruction */
+    uint64_t target;        /* ETD_END_BRANCH (taken), ETD_END_JUMP */
+    uint64_t rvc;           /* bit i: instruction i is 2 bytes long */
+    EtdBlock *next_seq;     /* the block at last + size, once looked up */
+    EtdBlock *next_target;  /* the block at target, once looked up */
+    uint8_t count;          /* instructions, 0 for ETD_END_NOCODE */
+    uint8_t last_size;
+    uint8_t end;            /* EtdEnd */
+    bool call;              /* the last instruction links (x1/x5) */
+};
+
+/* One instruction, as etd_image_insn() decodes it. */
+typedef struct EtdInsn {
+    uint64_t target;
+    uint8_t size;
+    uint8_t end;            /* EtdEnd; ETD_END_SEQ when it falls through */
+    bool call;
+    bool trap_insn;         /* ecall, ebreak, c.ebreak */
+} EtdInsn;
+
+typedef struct EtdImage EtdImage;
+
+EtdImage *etd_image_new(void);
+void etd_image_free(EtdImage *img);
+
+/**
+ * etd_image_add_elf: load the PT_LOAD segments and symbols of an ELF file
+ * @img: image set
+ * @path: file
+ * @offset: added to every address of the file (a relocated load)
+ * @errp: where an error goes
+ */
+bool etd_image_add_elf(EtdImage *img, const char *path, uint64_t offset,
+                       GError **errp);
+
+/* A raw binary at @addr. */
+bool etd_image_add_bin(EtdImage *img, const char *path, uint64_t addr,
+                       GError **errp);
+
+/* Decode Zcmp/Zcmt (cm.*) rather than c.fsdsp/c.sdsp-class encodings. */
+void etd_image_set_zc(EtdImage *img, bool zcmp_zcmt);
+
+/* The cached block that starts at @pc; never NULL. */
+EtdBlock *etd_image_block(EtdImage *img, uint64_t pc);
+
+/* The instruction at @pc; false when there is no code there. */
+bool etd_image_insn(EtdImage *img, uint64_t pc, EtdInsn *insn);
+
+/* Size of instruction @i of @b. */
+static inline unsigned etd_block_insn_size(const EtdBlock *b, unsigned i)
+{
+    return (b->rvc >> i) & 1 ? 2 : 4;
+}
+
+/* Address of instruction @i of @b. */
+uint64_t etd_block_insn_addr(const EtdBlock *b, unsigned i);
+
+/* "function+0xoff" of @pc into @buf, or the hex address. */
+const char *etd_image_symbolize(EtdImage *img, uint64_t pc, char *buf,
+                                size_t len);
+
+/* Code of 32-bit harts: c.jal rather than c.addiw. */
+void etd_image_set_rv32(EtdImage *img, bool rv32);
+
+/* What the decoder reports. */
+typedef struct EtdSink {
+    /* Instruction retired at @pc in @priv. */
+    void (*insn)(void *opaque, unsigned src, uint64_t pc, uint8_t priv);
+    /* A run of @n instructions of @b from instruction @from on. */
+    void (*run)(void *opaque, unsigned src, const EtdBlock *b,
+                unsigned from, unsigned n, uint8_t priv);
+    /* A trap; @epc is meaningful for exceptions only. */
+    void (*trap)(void *opaque, unsigned src, bool interrupt,
+                 unsigned cause, uint64_t epc, uint64_t tval);
+    /* A gap: the trace ended, was lost, or could not be followed. */
+    void (*gap)(void *opaque, unsigned src, const char *why);
+    void *opaque;
+} EtdSink;
+
+typedef struct EtdDecoder {
+    EtdImage *img;
+    const EtdSink *sink;
+    ETraceParams params;
+    unsigned src;
+
+    uint64_t pc;            /* last retired instruction reported */
+    EtdBlock *blk;          /* the block holding pc ... */
+    unsigned idx;           /* ... as its instruction idx */
+    uint64_t address;       /* last address a packet carried */
+    uint64_t branch_map;    /* bit 0 is the oldest; 1 = not taken */
+    unsigned branches;
+    uint8_t privilege;
+    uint8_t ioptions;
+    bool start_of_trace;
+    bool stop_at_last_branch;
+    bool inferred_address;
+
+    /* Statistics. */
+    uint64_t insns;
+    uint64_t packets[6];    /* F0, F1, F2, F3.0, F3.1, F3.3 */
+    uint64_t traps;
+    uint64_t errors;
+} EtdDecoder;
+
+void etd_decoder_init(EtdDecoder *d, EtdImage *img, const EtdSink *sink,
+                      const ETraceParams *p, unsigned src);
+
+/**
+ * etd_decoder_packet: take one te_inst packet
+ * @d: decoder
+ * @t: the packet
+ * @errp: what could not be followed
+ *
+ * On an error the decoder waits for the next synchronisation packet.
+ */
+bool etd_decoder_packet(EtdDecoder *d, const ETraceTeInst *t, GError **errp);
+
+#endif

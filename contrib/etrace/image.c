@@ -1,0 +1,510 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * E-Trace decoder: program images, symbols and the block cache.
+ *
+ * ELF files are read with elfutils' libelf.  Instructions are classified
+ * the way the encoder's ingress port classifies them (ingressPort.adoc,
+ * "Jump classification and target inference"): what matters to the
+ * decoder is where a block ends and whether its target is inferable.
+ */
+
+#include "qemu/osdep.h"
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include "etrace-decode.h"
+
+#ifndef EM_RISCV
+#define EM_RISCV 243
+#endif
+#define SHT_RISCV_ATTRIBUTES_TYPE 0x70000003
+
+typedef struct EtdSegment {
+    uint64_t base;
+    uint64_t size;
+    uint8_t *data;
+} EtdSegment;
+
+typedef struct EtdSymbol {
+    uint64_t addr;
+    char *name;
+} EtdSymbol;
+
+/* Direct-mapped front of the block table. */
+#define ETD_CACHE_BITS  16
+
+struct EtdImage {
+    GArray *segs;               /* EtdSegment, sorted by base */
+    GArray *syms;               /* EtdSymbol, sorted by addr */
+    bool syms_sorted;
+    unsigned last_seg;
+    bool rv32;
+    bool zc;                    /* Zcmp/Zcmt encodings */
+    GHashTable *blocks;         /* start address -> EtdBlock */
+    struct {
+        uint64_t pc;
+        EtdBlock *b;
+    } cache[1u << ETD_CACHE_BITS];
+};
+
+EtdImage *etd_image_new(void)
+{
+    EtdImage *img = g_new0(EtdImage, 1);
+
+    img->segs = g_array_new(false, false, sizeof(EtdSegment));
+    img->syms = g_array_new(false, false, sizeof(EtdSymbol));
+    img->blocks = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL,
+                                        g_free);
+    return img;
+}
+
+void etd_image_free(EtdImage *img)
+{
+    unsigned i;
+
+    for (i = 0; i < img->segs->len; i++) {
+        g_free(g_array_index(img->segs, EtdSegment, i).data);
+    }
+    for (i = 0; i < img->syms->len; i++) {
+        g_free(g_array_index(img->syms, EtdSymbol, i).name);
+    }
+    g_array_free(img->segs, true);
+    g_array_free(img->syms, true);
+    g_hash_table_destroy(img->blocks);
+    g_free(img);
+}
+
+static int seg_cmp(gconstpointer a, gconstpointer b)
+{
+    const EtdSegment *x = a, *y = b;
+
+    return x->base < y->base ? -1 : x->base > y->base;
+}
+
+static int sym_cmp(gconstpointer a, gconstpointer b)
+{
+    const EtdSymbol *x = a, *y = b;
+
+    return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static void add_segment(EtdImage *img, uint64_t base, const uint8_t *data,
+                        uint64_t size)
+{
+    EtdSegment s = { .base = base, .size = size,
+                     .data = g_memdup2(data, size) };
+
+    g_array_append_val(img->segs, s);
+    g_array_sort(img->segs, seg_cmp);
+    img->last_seg = 0;
+    /* Blocks decoded before may have run into this code. */
+    g_hash_table_remove_all(img->blocks);
+    memset(img->cache, 0, sizeof(img->cache));
+}
+
+void etd_image_set_zc(EtdImage *img, bool zc)
+{
+    img->zc = zc;
+}
+
+void etd_image_set_rv32(EtdImage *img, bool rv32)
+{
+    img->rv32 = rv32;
+}
+
+/* Symbols worth naming a place by: functions and code labels. */
+static bool symbol_wanted(const GElf_Sym *sym, const char *name)
+{
+    unsigned type = GELF_ST_TYPE(sym->st_info);
+
+    if (!name || !*name || sym->st_shndx == SHN_UNDEF ||
+        sym->st_shndx == SHN_ABS) {
+        return false;
+    }
+    if (type != STT_FUNC && type != STT_NOTYPE) {
+        return false;
+    }
+    /* Mapping symbols ($x, $d) and assembler-local labels. */
+    return name[0] != '$' && !g_str_has_prefix(name, ".L");
+}
+
+bool etd_image_add_elf(EtdImage *img, const char *path, uint64_t offset,
+                       GError **errp)
+{
+    bool ok = false;
+    Elf *elf = NULL;
+    GElf_Ehdr eh;
+    size_t nph, i, raw_size;
+    const uint8_t *raw;
+    Elf_Scn *scn = NULL;
+    int fd;
+
+    if (elf_version(EV_CURRENT) == EV_NONE) {
+        g_set_error(errp, G_FILE_ERROR, G_FILE_ERROR_FAILED,
+                    "libelf: %s", elf_errmsg(-1));
+        return false;
+    }
+    fd = open(path, O_RDONLY);
+    if (fd < 0) {
+        g_set_error(errp, G_FILE_ERROR, g_file_error_from_errno(errno),
+                    "%s: %s", path, g_strerror(errno));
+        return false;
+    }
+    elf = elf_begin(fd, ELF_C_READ, NULL);
+    if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh)) {
+        g_set_error(errp, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                    "%s: not an ELF file", path);
+        goto out;
+    }
+    if (eh.e_machine != EM_RISCV) {
+        g_set_error(errp, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                    "%s: not a RISC-V ELF file (machine %u)", path,
+                    eh.e_machine);
+        goto out;
+    }
+    img->rv32 = gelf_getclass(elf) == ELFCLASS32;
+    raw = (const uint8_t *)elf_rawfile(elf, &raw_size);
+    if (!raw || elf_getphdrnum(elf, &nph) != 0) {
+        g_set_error(errp, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                    "%s: %s", path, elf_errmsg(-1));
+        goto out;
+    }
+    for (i = 0; i < nph; i++) {
+        GElf_Phdr ph;
+
+        if (!gelf_getphdr(elf, i, &ph) || ph.p_type != PT_LOAD ||
+            !ph.p_filesz) {
+            continue;
+        }
+        if (ph.p_offset > raw_size || ph.p_filesz > raw_size - ph.p_offset) {
+            g_set_error(errp, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                        "%s: segment %zu lies outside the file", path, i);
+            goto out;
+        }
+        add_segment(img, ph.p_vaddr + offset, raw + ph.p_offset,
+                    ph.p_filesz);
+    }
+    while ((scn = elf_nextscn(elf, scn))) {
+        GElf_Shdr sh;
+        Elf_Data *data;
+        size_t n, k;
+
+        if (!gelf_getshdr(scn, &sh)) {
+            continue;
+        }
+        if (sh.sh_type == SHT_RISCV_ATTRIBUTES_TYPE) {
+            /* Tag_RISCV_arch names the extensions the code was built for. */
+            data = elf_getdata(scn, NULL);
+            if (data && data->d_buf && data->d_size) {
+                g_autofree char *s = g_strndup(data->d_buf, data->d_size);
+                size_t j;
+
+                for (j = 0; j + 5 <= data->d_size; j++) {
+                    if (!memcmp(s + j, "_zcmp", 5) ||
+                        !memcmp(s + j, "_zcmt", 5)) {
+                        img->zc = true;
+                    }
+                }
+            }
+            continue;
+        }
+        if (sh.sh_type != SHT_SYMTAB || !sh.sh_entsize) {
+            continue;
+        }
+        data = elf_getdata(scn, NULL);
+        if (!data) {
+            continue;
+        }
+        n = sh.sh_size / sh.sh_entsize;
+        for (k = 0; k < n; k++) {
+            GElf_Sym sym;
+            const char *name;
+            EtdSymbol s;
+
+            if (!gelf_getsym(data, k, &sym)) {
+                continue;
+            }
+            name = elf_strptr(elf, sh.sh_link, sym.st_name);
+            if (!symbol_wanted(&sym, name)) {
+                continue;
+            }
+            s.addr = sym.st_value + offset;
+            s.name = g_strdup(name);
+            g_array_append_val(img->syms, s);
+        }
+    }
+    img->syms_sorted = false;
+    ok = true;
+out:
+    if (elf) {
+        elf_end(elf);
+    }
+    close(fd);
+    return ok;
+}
+
+bool etd_image_add_bin(EtdImage *img, const char *path, uint64_t addr,
+                       GError **errp)
+{
+    g_autofree char *data = NULL;
+    gsize len;
+
+    if (!g_file_get_contents(path, &data, &len, errp)) {
+        return false;
+    }
+    if (!len) {
+        g_set_error(errp, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s: empty",
+                    path);
+        return false;
+    }
+    add_segment(img, addr, (const uint8_t *)data, len);
+    return true;
+}
+
+/* @len bytes of code at @pc, or NULL. */
+static const uint8_t *code_at(EtdImage *img, uint64_t pc, unsigned len)
+{
+    const EtdSegment *s;
+    unsigned lo = 0, hi = img->segs->len;
+
+    if (img->last_seg < img->segs->len) {
+        s = &g_array_index(img->segs, EtdSegment, img->last_seg);
+        if (pc >= s->base && pc - s->base + len <= s->size) {
+            return s->data + (pc - s->base);
+        }
+    }
+    while (lo < hi) {
+        unsigned mid = (lo + hi) / 2;
+
+        s = &g_array_index(img->segs, EtdSegment, mid);
+        if (pc < s->base) {
+            hi = mid;
+        } else if (pc - s->base >= s->size) {
+            lo = mid + 1;
+        } else {
+            if (pc - s->base + len > s->size) {
+                return NULL;
+            }
+            img->last_seg = mid;
+            return s->data + (pc - s->base);
+        }
+    }
+    return NULL;
+}
+
+static inline int64_t sext(uint64_t v, unsigned bits)
+{
+    return (int64_t)(v << (64 - bits)) >> (64 - bits);
+}
+
+static inline bool is_link(unsigned r)
+{
+    return r == 1 || r == 5;
+}
+
+/*
+ * What one instruction does to the flow: ETD_END_SEQ for one that falls
+ * through to the next.
+ */
+static EtdEnd classify(const EtdImage *img, uint32_t insn, unsigned size,
+                       uint64_t pc, uint64_t *target, bool *call,
+                       bool *trap_insn)
+{
+    *call = false;
+    *trap_insn = false;
+    if (size == 4) {
+        unsigned rd = (insn >> 7) & 31, rs1 = (insn >> 15) & 31;
+        uint64_t imm;
+
+        switch (insn & 0x7f) {
+        case 0x63:      /* beq .. bgeu */
+            imm = ((insn >> 31) & 1) << 12 | ((insn >> 7) & 1) << 11 |
+                  ((insn >> 25) & 0x3f) << 5 | ((insn >> 8) & 0xf) << 1;
+            *target = pc + sext(imm, 13);
+            return ETD_END_BRANCH;
+        case 0x6f:      /* jal */
+            imm = ((insn >> 31) & 1) << 20 | ((insn >> 12) & 0xff) << 12 |
+                  ((insn >> 20) & 1) << 11 | ((insn >> 21) & 0x3ff) << 1;
+            *target = pc + sext(imm, 21);
+            *call = is_link(rd);
+            return ETD_END_JUMP;
+        case 0x67:      /* jalr: the encoder reports every target */
+            *call = is_link(rd) && !(is_link(rs1) && rs1 != rd);
+            return ETD_END_UNINF;
+        case 0x73:
+            switch (insn) {
+            case 0x30200073:    /* mret */
+            case 0x10200073:    /* sret */
+            case 0x70200073:    /* mnret */
+            case 0x7b200073:    /* dret */
+                return ETD_END_XRET;
+            case 0x00000073:    /* ecall */
+            case 0x00100073:    /* ebreak */
+                *trap_insn = true;
+                return ETD_END_SEQ;
+            }
+            return ETD_END_SEQ;
+        }
+        return ETD_END_SEQ;
+    }
+
+    switch ((insn & 3) << 3 | (insn >> 13)) {
+    case 1 << 3 | 1:    /* c.jal (RV32), c.addiw (RV64) */
+        if (!img->rv32) {
+            return ETD_END_SEQ;
+        }
+        *call = true;
+        /* fall through */
+    case 1 << 3 | 5: {  /* c.j */
+        uint64_t imm = ((insn >> 12) & 1) << 11 | ((insn >> 11) & 1) << 4 |
+                       ((insn >> 9) & 3) << 8 | ((insn >> 8) & 1) << 10 |
+                       ((insn >> 7) & 1) << 6 | ((insn >> 6) & 1) << 7 |
+                       ((insn >> 3) & 7) << 1 | ((insn >> 2) & 1) << 5;
+
+        *target = pc + sext(imm, 12);
+        return ETD_END_JUMP;
+    }
+    case 1 << 3 | 6:    /* c.beqz */
+    case 1 << 3 | 7: {  /* c.bnez */
+        uint64_t imm = ((insn >> 12) & 1) << 8 | ((insn >> 10) & 3) << 3 |
+                       ((insn >> 5) & 3) << 6 | ((insn >> 3) & 3) << 1 |
+                       ((insn >> 2) & 1) << 5;
+
+        *target = pc + sext(imm, 9);
+        return ETD_END_BRANCH;
+    }
+    case 2 << 3 | 4: {  /* c.jr, c.jalr, c.ebreak, c.mv, c.add */
+        unsigned rs1 = (insn >> 7) & 31, rs2 = (insn >> 2) & 31;
+
+        if (rs2 || !rs1) {
+            *trap_insn = insn == 0x9002;
+            return ETD_END_SEQ;
+        }
+        *call = (insn >> 12) & 1 && rs1 != 5;
+        return ETD_END_UNINF;
+    }
+    case 2 << 3 | 5:    /* c.fsdsp, or Zcmt/Zcmp */
+        if (!img->zc) {
+            return ETD_END_SEQ;
+        }
+        if (((insn >> 10) & 7) == 0) {
+            /* cm.jt / cm.jalt: the target comes from a table in memory */
+            *call = ((insn >> 2) & 0xff) >= 32;
+            return ETD_END_UNINF;
+        }
+        switch ((insn >> 8) & 0x1f) {
+        case 0x1c:      /* cm.popretz */
+        case 0x1e:      /* cm.popret */
+            return ETD_END_UNINF;
+        }
+        return ETD_END_SEQ;
+    }
+    return ETD_END_SEQ;
+}
+
+bool etd_image_insn(EtdImage *img, uint64_t pc, EtdInsn *out)
+{
+    const uint8_t *p = code_at(img, pc, 2);
+    uint32_t insn;
+
+    memset(out, 0, sizeof(*out));
+    if (!p || (pc & 1)) {
+        return false;
+    }
+    insn = p[0] | p[1] << 8;
+    out->size = (insn & 3) == 3 ? 4 : 2;
+    if (out->size == 4) {
+        p = code_at(img, pc, 4);
+        if (!p) {
+            return false;
+        }
+        insn |= (uint32_t)(p[2] | p[3] << 8) << 16;
+    }
+    out->end = classify(img, insn, out->size, pc, &out->target, &out->call,
+                        &out->trap_insn);
+    return true;
+}
+
+static EtdBlock *decode_block(EtdImage *img, uint64_t pc)
+{
+    EtdBlock *b = g_new0(EtdBlock, 1);
+    uint64_t at = pc;
+    EtdInsn insn;
+
+    b->start = pc;
+    b->end = ETD_END_NOCODE;
+    while (b->count < ETD_BLOCK_MAX && etd_image_insn(img, at, &insn)) {
+        if (insn.size == 2) {
+            b->rvc |= UINT64_C(1) << b->count;
+        }
+        b->count++;
+        b->last = at;
+        b->last_size = insn.size;
+        b->end = insn.end;
+        if (insn.end != ETD_END_SEQ) {
+            b->target = insn.target;
+            b->call = insn.call;
+            break;
+        }
+        at += insn.size;
+    }
+    return b;
+}
+
+EtdBlock *etd_image_block(EtdImage *img, uint64_t pc)
+{
+    unsigned slot = (pc >> 1) & ((1u << ETD_CACHE_BITS) - 1);
+    EtdBlock *b;
+
+    if (img->cache[slot].b && img->cache[slot].pc == pc) {
+        return img->cache[slot].b;
+    }
+    b = g_hash_table_lookup(img->blocks, &pc);
+    if (!b) {
+        b = decode_block(img, pc);
+        g_hash_table_insert(img->blocks, &b->start, b);
+    }
+    img->cache[slot].pc = pc;
+    img->cache[slot].b = b;
+    return b;
+}
+
+uint64_t etd_block_insn_addr(const EtdBlock *b, unsigned i)
+{
+    uint64_t below = i ? b->rvc & ((UINT64_C(1) << i) - 1) : 0;
+    unsigned small = __builtin_popcountll(below);
+
+    return b->start + 2 * small + 4 * (i - small);
+}
+
+const char *etd_image_symbolize(EtdImage *img, uint64_t pc, char *buf,
+                                size_t len)
+{
+    unsigned lo = 0, hi;
+    const EtdSymbol *best = NULL;
+
+    if (!img->syms_sorted) {
+        g_array_sort(img->syms, sym_cmp);
+        img->syms_sorted = true;
+    }
+    hi = img->syms->len;
+    while (lo < hi) {
+        unsigned mid = (lo + hi) / 2;
+        const EtdSymbol *s = &g_array_index(img->syms, EtdSymbol, mid);
+
+        if (s->addr <= pc) {
+            best = s;
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    if (!best) {
+        snprintf(buf, len, "0x%" PRIx64, pc);
+    } else if (best->addr == pc) {
+        snprintf(buf, len, "%s", best->name);
+    } else {
+        snprintf(buf, len, "%s+0x%" PRIx64, best->name, pc - best->addr);
+    }
+    return buf;
+}

@@ -1,0 +1,546 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * etrace-decode: decode the E-Trace 2.0 stream of QEMU's RISC-V trace
+ * encoder (Encapsulation 1.0, as a PIB sink writes it to a chardev).
+ *
+ * Usage: etrace-decode [OPTIONS] --elf FILE[@OFFSET]... [STREAM|-]
+ * See docs/devel/etrace-decode.rst.
+ */
+
+#include "qemu/osdep.h"
+#include "etrace-decode.h"
+
+typedef enum EtdOutput {
+    ETD_OUT_ADDRS,
+    ETD_OUT_FLOW,
+    ETD_OUT_STATS,
+} EtdOutput;
+
+#define ETD_MAX_SOURCES     (1u << 12)
+
+typedef struct EtdMain {
+    EtdImage *img;
+    ETraceParams params;
+    unsigned srcid_bits;
+    int only_src;               /* -1: every source */
+    EtdOutput output;
+    bool join;                  /* wait for a sync sequence first */
+    EtdDecoder *dec[ETD_MAX_SOURCES];
+    EtdSink sink;
+    FILE *out;
+    char obuf[1 << 16];
+    size_t olen;
+
+    uint64_t offset;            /* of the next byte of the stream */
+    uint64_t bytes;             /* in packets, headers included */
+    uint64_t nulls;
+    uint64_t errors;
+    uint64_t skipped;           /* bytes passed over to resynchronise */
+    bool aligned;
+    unsigned zeros;             /* null.idle bytes in a row */
+} EtdMain;
+
+static void out_flush(EtdMain *m)
+{
+    if (m->olen && fwrite(m->obuf, 1, m->olen, m->out) != m->olen) {
+        fprintf(stderr, "etrace-decode: write error: %s\n",
+                g_strerror(errno));
+        exit(1);
+    }
+    m->olen = 0;
+}
+
+static inline void out_addr(EtdMain *m, unsigned src, uint64_t pc)
+{
+    static const char hex[] = "0123456789abcdef";
+    char *p;
+    int i, n;
+
+    if (m->olen + 48 > sizeof(m->obuf)) {
+        out_flush(m);
+    }
+    p = m->obuf + m->olen;
+    if (m->only_src < 0) {
+        p += sprintf(p, "%u ", src);
+    }
+    n = pc ? (64 - __builtin_clzll(pc) + 3) / 4 : 1;
+    for (i = n - 1; i >= 0; i--) {
+        *p++ = hex[(pc >> (4 * i)) & 15];
+    }
+    *p++ = '\n';
+    m->olen = p - m->obuf;
+}
+
+static const char *priv_name(uint8_t priv)
+{
+    static const char *const names[8] = {
+        "U", "S", "2", "M", "D", "VU", "VS", "7"
+    };
+
+    return names[priv & 7];
+}
+
+static void out_flow(EtdMain *m, unsigned src, uint64_t pc, uint8_t priv)
+{
+    char sym[256];
+
+    if (m->olen + 320 > sizeof(m->obuf)) {
+        out_flush(m);
+    }
+    m->olen += snprintf(m->obuf + m->olen, sizeof(m->obuf) - m->olen,
+                        "%u %-2s %" PRIx64 " %s\n", src, priv_name(priv),
+                        pc, etd_image_symbolize(m->img, pc, sym,
+                                                sizeof(sym)));
+}
+
+static void sink_insn(void *opaque, unsigned src, uint64_t pc, uint8_t priv)
+{
+    EtdMain *m = opaque;
+
+    if (m->output == ETD_OUT_ADDRS) {
+        out_addr(m, src, pc);
+    } else if (m->output == ETD_OUT_FLOW) {
+        out_flow(m, src, pc, priv);
+    }
+}
+
+static void sink_run(void *opaque, unsigned src, const EtdBlock *b,
+                     unsigned from, unsigned n, uint8_t priv)
+{
+    EtdMain *m = opaque;
+    uint64_t pc;
+    unsigned i;
+
+    if (m->output == ETD_OUT_STATS) {
+        return;
+    }
+    pc = etd_block_insn_addr(b, from);
+
+    for (i = from; i < from + n; i++) {
+        sink_insn(opaque, src, pc, priv);
+        pc += etd_block_insn_size(b, i);
+    }
+}
+
+static void sink_trap(void *opaque, unsigned src, bool interrupt,
+                      unsigned cause, uint64_t epc, uint64_t tval)
+{
+    EtdMain *m = opaque;
+
+    if (m->output != ETD_OUT_FLOW) {
+        return;
+    }
+    if (m->olen + 128 > sizeof(m->obuf)) {
+        out_flush(m);
+    }
+    if (interrupt) {
+        m->olen += sprintf(m->obuf + m->olen, "%u trap interrupt cause=%u\n",
+                           src, cause);
+    } else {
+        m->olen += sprintf(m->obuf + m->olen, "%u trap exception cause=%u "
+                           "epc=%" PRIx64 " tval=%" PRIx64 "\n", src, cause,
+                           epc, tval);
+    }
+}
+
+static void sink_gap(void *opaque, unsigned src, const char *why)
+{
+    EtdMain *m = opaque;
+
+    if (m->output != ETD_OUT_FLOW) {
+        return;
+    }
+    if (m->olen + 128 > sizeof(m->obuf)) {
+        out_flush(m);
+    }
+    m->olen += snprintf(m->obuf + m->olen, 128, "%u gap %s\n", src, why);
+}
+
+static EtdDecoder *decoder_of(EtdMain *m, unsigned src)
+{
+    if (!m->dec[src]) {
+        m->dec[src] = g_new(EtdDecoder, 1);
+        etd_decoder_init(m->dec[src], m->img, &m->sink, &m->params, src);
+    }
+    return m->dec[src];
+}
+
+static void stream_error(EtdMain *m, uint64_t at, const char *msg)
+{
+    out_flush(m);
+    fprintf(stderr, "etrace-decode: byte %" PRIu64 ": %s\n", at, msg);
+    m->errors++;
+}
+
+/*
+ * One framed packet at @p (@len bytes available).  Returns the bytes it
+ * takes, 0 when more input is needed, or -1 on a framing error.
+ */
+static int take_packet(EtdMain *m, const uint8_t *p, size_t len)
+{
+    unsigned whole = m->srcid_bits / 8, shift = m->srcid_bits % 8;
+    unsigned length = p[0] & 0x1f, total = 1 + whole + length;
+    uint8_t payload[ETRACE_PAYLOAD_MAX_BYTES];
+    unsigned src = 0, i;
+    ETraceTeInst t;
+    g_autoptr(GError) err = NULL;
+
+    if (p[0] == ETRACE_ENCAP_NULL_IDLE || p[0] == ETRACE_ENCAP_NULL_ALIGN) {
+        m->nulls++;
+        return 1;
+    }
+    if (!length) {
+        stream_error(m, m->offset, "null packet with a flow field");
+        return -1;
+    }
+    if (p[0] & 0x80) {
+        stream_error(m, m->offset, "packet with a timestamp (extend = 1), "
+                     "which this encoder never sends");
+        return -1;
+    }
+    if (len < total) {
+        return 0;
+    }
+    for (i = 0; i < whole; i++) {
+        src |= (unsigned)p[1 + i] << (8 * i);
+    }
+    if (shift) {
+        const uint8_t *q = p + 1 + whole;
+
+        src |= (q[0] & ((1u << shift) - 1)) << (8 * whole);
+        for (i = 0; i < length; i++) {
+            unsigned next = i + 1 < length ? q[i + 1] :
+                            ((q[i] & 0x80) ? 0xff : 0);
+
+            payload[i] = (q[i] >> shift) | (uint8_t)(next << (8 - shift));
+        }
+    } else {
+        memcpy(payload, p + 1 + whole, length);
+    }
+    m->bytes += total;
+    if (m->only_src >= 0 && src != (unsigned)m->only_src) {
+        return total;
+    }
+    if (!etrace_te_inst_unpack(&t, &m->params, payload, length)) {
+        g_autofree char *msg =
+            g_strdup_printf("srcID %u: a packet this decoder cannot read "
+                            "(format %u)", src, payload[0] & 3);
+        stream_error(m, m->offset, msg);
+        return total;
+    }
+    if (!etd_decoder_packet(decoder_of(m, src), &t, &err)) {
+        g_autofree char *msg = g_strdup_printf("srcID %u: %s; waiting for "
+                                               "the next synchronisation",
+                                               src, err->message);
+        stream_error(m, m->offset, msg);
+        sink_gap(m, src, "decoding error");
+    }
+    return total;
+}
+
+/*
+ * Consume what can be of @buf; returns the bytes used.  Out of alignment,
+ * bytes are passed over up to a sync sequence: at least 31 null.idle
+ * bytes and a null.alignment (encapsulation.adoc, "Synchronization").
+ */
+static size_t feed(EtdMain *m, const uint8_t *buf, size_t len)
+{
+    size_t at = 0;
+
+    while (at < len) {
+        int n;
+
+        if (!m->aligned) {
+            uint8_t c = buf[at++];
+
+            m->offset++;
+            m->skipped++;
+            if (c == ETRACE_ENCAP_NULL_ALIGN && m->zeros >= 31) {
+                m->aligned = true;
+            }
+            m->zeros = c == ETRACE_ENCAP_NULL_IDLE ? m->zeros + 1 : 0;
+            continue;
+        }
+        n = take_packet(m, buf + at, len - at);
+        if (n == 0) {
+            break;
+        }
+        if (n < 0) {
+            m->aligned = false;
+            m->zeros = 0;
+            n = 1;
+            m->skipped++;
+        }
+        at += n;
+        m->offset += n;
+    }
+    return at;
+}
+
+static bool parse_u64(const char *s, uint64_t *v)
+{
+    char *end;
+
+    errno = 0;
+    *v = g_ascii_strtoull(s, &end, 0);
+    return !errno && end != s && !*end;
+}
+
+/* FILE@ADDR or FILE (then @addr is left alone). */
+static bool split_at(const char *arg, char **file, uint64_t *addr)
+{
+    const char *at = strrchr(arg, '@');
+
+    if (!at) {
+        *file = g_strdup(arg);
+        return true;
+    }
+    *file = g_strndup(arg, at - arg);
+    return parse_u64(at + 1, addr);
+}
+
+static bool parse_params(EtdMain *m, const char *arg, GError **errp)
+{
+    g_auto(GStrv) kv = g_strsplit(arg, ",", -1);
+    unsigned i;
+
+    for (i = 0; kv[i]; i++) {
+        g_auto(GStrv) pair = g_strsplit(kv[i], "=", 2);
+        uint64_t v;
+
+        if (!pair[0] || !pair[1] || !parse_u64(pair[1], &v)) {
+            g_set_error(errp, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                        "--param: '%s' is not NAME=NUMBER", kv[i]);
+            return false;
+        }
+        if (!strcmp(pair[0], "iaddress_width_p") && v >= 2 && v <= 64) {
+            m->params.iaddress_width = v;
+        } else if (!strcmp(pair[0], "iaddress_lsb_p") && v <= 2) {
+            m->params.iaddress_lsb = v;
+        } else if (!strcmp(pair[0], "privilege_width_p") && v >= 1 &&
+                   v <= 3) {
+            m->params.privilege_width = v;
+        } else if (!strcmp(pair[0], "ecause_width_p") && v >= 1 && v <= 6) {
+            m->params.ecause_width = v;
+        } else if (!strcmp(pair[0], "srcid_bits") && v <= 12) {
+            m->srcid_bits = v;
+        } else {
+            g_set_error(errp, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                        "--param: unknown name or value out of range: '%s'",
+                        kv[i]);
+            return false;
+        }
+    }
+    return true;
+}
+
+static void print_stats(EtdMain *m)
+{
+    uint64_t insns = 0, f[6] = { 0 }, traps = 0, errors = m->errors;
+    unsigned s, k;
+
+    for (s = 0; s < ETD_MAX_SOURCES; s++) {
+        EtdDecoder *d = m->dec[s];
+
+        if (!d) {
+            continue;
+        }
+        insns += d->insns;
+        traps += d->traps;
+        for (k = 0; k < 6; k++) {
+            f[k] += d->packets[k];
+        }
+        if (m->only_src < 0) {
+            fprintf(m->out, "source %u: %" PRIu64 " instructions\n", s,
+                    d->insns);
+        }
+    }
+    fprintf(m->out, "bytes: %" PRIu64 " in packets, %" PRIu64 " null\n",
+            m->bytes, m->nulls);
+    fprintf(m->out, "packets: format 0: %" PRIu64 ", format 1: %" PRIu64
+            ", format 2: %" PRIu64 ", format 3.0: %" PRIu64
+            ", format 3.1: %" PRIu64 ", format 3.3: %" PRIu64 "\n",
+            f[0], f[1], f[2], f[3], f[4], f[5]);
+    fprintf(m->out, "instructions: %" PRIu64 "\n", insns);
+    fprintf(m->out, "traps: %" PRIu64 "\n", traps);
+    if (insns) {
+        fprintf(m->out, "bits per instruction: %.4f\n",
+                8.0 * (m->bytes + m->nulls) / insns);
+    }
+    fprintf(m->out, "errors: %" PRIu64 "\n", errors);
+}
+
+int main(int argc, char **argv)
+{
+    g_autofree char **elfs = NULL, **bins = NULL;
+    g_autofree char *params = NULL, *output = NULL;
+    g_autofree char *zc = NULL;
+    gint64 src = -1;
+    gboolean join = false, rv32 = false;
+    GOptionEntry entries[] = {
+        { "elf", 'e', 0, G_OPTION_ARG_FILENAME_ARRAY, &elfs,
+          "program image: an ELF file, optionally loaded at an offset",
+          "FILE[@OFFSET]" },
+        { "bin", 'b', 0, G_OPTION_ARG_FILENAME_ARRAY, &bins,
+          "program image: a raw binary at an address", "FILE@ADDR" },
+        { "output", 'o', 0, G_OPTION_ARG_STRING, &output,
+          "addrs (default): retired instruction addresses; flow: "
+          "privilege, address, symbol, traps; stats: statistics only",
+          "KIND" },
+        { "src", 's', 0, G_OPTION_ARG_INT64, &src,
+          "decode only the packets of this srcID (hart)", "ID" },
+        { "param", 'p', 0, G_OPTION_ARG_STRING, &params,
+          "decoder parameters (iaddress_width_p, iaddress_lsb_p, "
+          "privilege_width_p, ecause_width_p, srcid_bits)",
+          "NAME=VALUE,..." },
+        { "join", 'j', 0, G_OPTION_ARG_NONE, &join,
+          "the stream starts mid-way: skip to the first sync sequence",
+          NULL },
+        { "rv32", 0, 0, G_OPTION_ARG_NONE, &rv32,
+          "raw binaries hold RV32 code (c.jal)", NULL },
+        { "zc", 0, 0, G_OPTION_ARG_STRING, &zc,
+          "on: decode Zcmp/Zcmt (cm.*) encodings; off: Zcd; default: "
+          "as the ELF attributes say", "on|off" },
+        { NULL }
+    };
+    g_autoptr(GOptionContext) ctx =
+        g_option_context_new("[STREAM|-] - decode an E-Trace stream");
+    g_autoptr(GError) err = NULL;
+    static EtdMain m;
+    uint8_t *buf;
+    size_t have = 0, cap = 1 << 20;
+    int fd = 0;
+    unsigned i;
+
+    g_option_context_add_main_entries(ctx, entries, NULL);
+    if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
+        fprintf(stderr, "etrace-decode: %s\n", err->message);
+        return 2;
+    }
+    m.out = stdout;
+    m.params = (ETraceParams) {
+        .iaddress_width = 64, .iaddress_lsb = 1,
+        .privilege_width = 3, .ecause_width = 6,
+    };
+    m.only_src = src;
+    m.join = join;
+    m.aligned = !join;
+    m.sink = (EtdSink) {
+        .insn = sink_insn, .run = sink_run, .trap = sink_trap,
+        .gap = sink_gap, .opaque = &m,
+    };
+    if (!output || !strcmp(output, "addrs")) {
+        m.output = ETD_OUT_ADDRS;
+    } else if (!strcmp(output, "flow")) {
+        m.output = ETD_OUT_FLOW;
+    } else if (!strcmp(output, "stats")) {
+        m.output = ETD_OUT_STATS;
+    } else {
+        fprintf(stderr, "etrace-decode: --output: unknown kind '%s' "
+                "(addrs, flow or stats)\n", output);
+        return 2;
+    }
+    if (params && !parse_params(&m, params, &err)) {
+        fprintf(stderr, "etrace-decode: %s\n", err->message);
+        return 2;
+    }
+    if (src >= (1 << m.srcid_bits) || src < -1) {
+        fprintf(stderr, "etrace-decode: --src %" PRId64 " does not fit "
+                "srcid_bits=%u\n", src, m.srcid_bits);
+        return 2;
+    }
+    if (!elfs && !bins) {
+        fprintf(stderr, "etrace-decode: no program image (--elf or "
+                "--bin)\n");
+        return 2;
+    }
+    m.img = etd_image_new();
+    for (i = 0; elfs && elfs[i]; i++) {
+        g_autofree char *file = NULL;
+        uint64_t off = 0;
+
+        if (!split_at(elfs[i], &file, &off)) {
+            fprintf(stderr, "etrace-decode: --elf %s: bad offset\n", elfs[i]);
+            return 2;
+        }
+        if (!etd_image_add_elf(m.img, file, off, &err)) {
+            fprintf(stderr, "etrace-decode: %s\n", err->message);
+            return 2;
+        }
+    }
+    for (i = 0; bins && bins[i]; i++) {
+        g_autofree char *file = NULL;
+        uint64_t addr = UINT64_MAX;
+
+        if (!split_at(bins[i], &file, &addr) || addr == UINT64_MAX) {
+            fprintf(stderr, "etrace-decode: --bin %s: FILE@ADDR expected\n",
+                    bins[i]);
+            return 2;
+        }
+        if (!etd_image_add_bin(m.img, file, addr, &err)) {
+            fprintf(stderr, "etrace-decode: %s\n", err->message);
+            return 2;
+        }
+    }
+    if (rv32) {
+        etd_image_set_rv32(m.img, true);
+    }
+    if (zc) {
+        etd_image_set_zc(m.img, !strcmp(zc, "on"));
+    }
+    if (argc > 2) {
+        fprintf(stderr, "etrace-decode: one stream at most\n");
+        return 2;
+    }
+    if (argc == 2 && strcmp(argv[1], "-")) {
+        fd = open(argv[1], O_RDONLY);
+        if (fd < 0) {
+            fprintf(stderr, "etrace-decode: %s: %s\n", argv[1],
+                    g_strerror(errno));
+            return 2;
+        }
+    }
+
+    buf = g_malloc(cap);
+    for (;;) {
+        ssize_t n = read(fd, buf + have, cap - have);
+        size_t used;
+
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n < 0) {
+            fprintf(stderr, "etrace-decode: read: %s\n", g_strerror(errno));
+            return 2;
+        }
+        if (n == 0) {
+            break;
+        }
+        have += n;
+        used = feed(&m, buf, have);
+        memmove(buf, buf + used, have - used);
+        have -= used;
+        out_flush(&m);
+    }
+    if (have) {
+        stream_error(&m, m.offset, "the stream ends inside a packet");
+    }
+    out_flush(&m);
+    if (m.output == ETD_OUT_STATS) {
+        print_stats(&m);
+    } else {
+        FILE *o = m.out;
+
+        m.out = stderr;
+        if (m.errors) {
+            print_stats(&m);
+        }
+        m.out = o;
+    }
+    for (i = 0; i < ETD_MAX_SOURCES; i++) {
+        g_free(m.dec[i]);
+    }
+    etd_image_free(m.img);
+    g_free(buf);
+    return m.errors ? 1 : 0;
+}

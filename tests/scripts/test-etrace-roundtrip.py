@@ -1,0 +1,201 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Round trip: a guest's E-Trace decoded against QEMU's own record.
+
+Usage: test-etrace-roundtrip.py QEMU DECODER ELF CPU [QEMU ARGUMENTS...]
+
+Runs the guest once with "-M virt,trace=on,trace-start=on" writing the
+trace to a file and, in the same run, QEMU's own record of what it
+executed (-d in_asm,exec,nochain,int; see qemu_record.py).  Decodes the
+trace with etrace-decode --output=flow, given the ELF file and the
+reset vector's code (QEMU's ROM at 0x1000, taken from QEMU's listing of
+it), and requires the decoded flow to be the record's: the same
+instruction addresses in the same order, each in the same privilege
+mode, and the same traps (cause; for exceptions EPC and tval) at the
+same places.  With several harts (-smp N, -accel tcg,thread=single) each
+hart's flow is compared with its own part of the record.  The end of the
+run (the finisher's spin loop, whose last rounds the encoder may not
+have reported when QEMU exits) is allowed to be missing from the trace,
+up to TAIL instructions.
+"""
+
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import qemu_record  # noqa: E402
+
+PRIV_NAMES = {0: 'U', 1: 'S', 3: 'M', 5: 'VU', 6: 'VS'}
+TAIL = 64
+# ecall, ebreak, c.ebreak: (encoding, size)
+TRAP_INSNS = ((0x00000073, 4), (0x00100073, 4), (0x9002, 2))
+HART = re.compile(r'riscv_cpu_do_interrupt: hart:(\d+),')
+TRACE_CPU = re.compile(r'^Trace (\d+):')
+
+
+def priv_of(flags):
+    """Privilege name from TB flags (PRIV 23:22, V 21)."""
+    priv = (flags >> 22) & 3
+    if (flags >> 21) & 1:
+        return 'VU' if priv == 0 else 'VS'
+    return {0: 'U', 1: 'S', 3: 'M'}[priv]
+
+
+def target_priv(stream, k):
+    """Privilege of the first block after the trap at stream[k]."""
+    for e in stream[k + 1:]:
+        if isinstance(e, dict):
+            return priv_of(e['flags'])
+    return None
+
+
+def expected(log, rv32):
+    """Per hart: the retired instructions and traps of QEMU's record."""
+    recs = {}
+    with open(log, encoding='utf-8', errors='replace') as f:
+        for line in f:
+            m = TRACE_CPU.match(line) or HART.search(line)
+            hart = int(m.group(1)) if m else None
+            if hart is not None and hart not in recs:
+                recs[hart] = qemu_record.Record()
+            if hart is None:
+                # listings: every hart's record learns the code
+                for r in recs.values() or [None]:
+                    if r is None:
+                        recs[0] = qemu_record.Record()
+                        r = recs[0]
+                    r.feed(line)
+                continue
+            recs[hart].feed(line)
+    mask = 0xffffffff if rv32 else (1 << 64) - 1
+    out = {}
+    code = {}
+    for hart, rec in recs.items():
+        flow = []
+        priv = None
+        for k, e in enumerate(rec.stream):
+            if isinstance(e, dict):
+                priv = priv_of(e['flags'])
+                flow += [f'{priv} {pc:x}' for pc, _, _ in e['insns']]
+            else:
+                _, is_async, cause, epc, tval, last_code = e
+                if epc >> 31 == 0x1ffffffff:
+                    # -d int prints the epc of a 32-bit mode sign-extended
+                    epc &= 0xffffffff
+                if is_async and cause in (2, 6, 10) and \
+                        target_priv(rec.stream, k) in ('VS', 'VU'):
+                    # QEMU logs a VS-level interrupt by its hypervisor
+                    # cause; vscause, which the encoder reports, holds
+                    # the supervisor one (privileged spec, "Trap cause
+                    # codes" in VS-mode).
+                    cause -= 1
+                if not is_async and last_code.get(epc, (0, 0)) in TRAP_INSNS:
+                    # E-Trace reports ecall and ebreak as retired (itype 1
+                    # with iretire = 1, ingressPort.adoc); QEMU's record
+                    # shows them trapping before they complete.
+                    flow.append(f'{priv} {epc & mask:x}')
+                if is_async:
+                    flow.append(f'trap interrupt cause={cause & 63}')
+                else:
+                    flow.append(f'trap exception cause={cause & 63} '
+                                f'epc={epc & mask:x} tval={tval & mask:x}')
+        out[hart] = flow
+        code.update(rec.code)
+    return out, code
+
+
+def rom_image(code, tmp):
+    """The code QEMU ran below RAM (the reset vector) as a raw binary."""
+    rom = {pc: v for pc, v in code.items() if pc < 0x80000000}
+    if not rom:
+        return []
+    lo = min(rom)
+    hi = max(pc + size for pc, (_, size) in rom.items())
+    data = bytearray(hi - lo)
+    for pc, (insn, size) in rom.items():
+        data[pc - lo:pc - lo + size] = insn.to_bytes(size, 'little')
+    path = os.path.join(tmp, 'rom.bin')
+    with open(path, 'wb') as f:
+        f.write(data)
+    return ['--bin', f'{path}@{lo:#x}']
+
+
+def decoded(decoder, elf, images, trace, srcid_bits, cpu):
+    """Per srcID: the decoded flow lines, without the source column."""
+    zc = 'on' if 'zcmp=on' in cpu or 'zcmt=on' in cpu else 'off'
+    cmd = [decoder, '--output=flow', '--elf', elf, f'--zc={zc}'] + images + \
+          ['--param', f'srcid_bits={srcid_bits}', trace]
+    res = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    if res.returncode != 0:
+        sys.exit(f'decoder failed (exit {res.returncode}): {" ".join(cmd)}'
+                 f'\n{res.stderr}')
+    out = {}
+    for line in res.stdout.splitlines():
+        src, rest = line.split(' ', 1)
+        words = rest.split()
+        if words[0] == 'gap':
+            continue
+        if words[0] != 'trap':
+            rest = f'{words[0]} {words[1]}'
+        out.setdefault(int(src), []).append(rest)
+    return out
+
+
+def compare(hart, want, got):
+    n = len(got)
+    for i in range(min(n, len(want))):
+        if got[i] != want[i]:
+            print(f'hart {hart}: item {i} differs (decoded / QEMU):')
+            for j in range(max(0, i - 8), min(n, i + 4)):
+                mark = '>' if j == i else ' '
+                w = want[j] if j < len(want) else '-'
+                print(f' {mark} {got[j]:40} {w}')
+            sys.exit(1)
+    if n > len(want):
+        sys.exit(f'hart {hart}: {n} items decoded, QEMU ran {len(want)}')
+    if n < len(want) - TAIL:
+        sys.exit(f'hart {hart}: only {n} of {len(want)} items decoded; the '
+                 f'next one QEMU ran: {want[n]}')
+    insns = sum(1 for g in got if not g.startswith('trap'))
+    return insns, len(got) - insns
+
+
+def main():
+    if len(sys.argv) < 5:
+        sys.exit(__doc__)
+    qemu, decoder, elf, cpu = sys.argv[1:5]
+    extra = sys.argv[5:]
+    harts = 1
+    if '-smp' in extra:
+        harts = int(extra[extra.index('-smp') + 1])
+    srcid_bits = 8 if harts > 1 else 0
+    with tempfile.TemporaryDirectory() as tmp:
+        log = os.path.join(tmp, 'exec.log')
+        trace = os.path.join(tmp, 'trace.bin')
+        cmd = [qemu, '-M', 'virt,trace=on,trace-chardev=tr,trace-start=on',
+               '-chardev', f'file,id=tr,path={trace}',
+               '-bios', 'none', '-display', 'none', '-monitor', 'none',
+               '-serial', 'null', '-no-reboot', '-cpu', cpu,
+               '-kernel', elf] + extra + \
+              ['-d', 'in_asm,exec,nochain,int', '-D', log]
+        res = subprocess.run(cmd, timeout=600, check=False)
+        if res.returncode != 0:
+            sys.exit(f'guest failed (exit {res.returncode}): {cmd}')
+        want, code = expected(log, cpu.startswith('rv32'))
+        got = decoded(decoder, elf, rom_image(code, tmp), trace, srcid_bits,
+                      cpu)
+    if sorted(got) != sorted(want):
+        sys.exit(f'sources decoded {sorted(got)}, harts that ran '
+                 f'{sorted(want)}')
+    summary = []
+    for hart in sorted(want):
+        insns, traps = compare(hart, want[hart], got[hart])
+        summary.append(f'hart {hart}: {insns} instructions, {traps} traps')
+    print('decoded flow equals QEMU\'s record: ' + '; '.join(summary))
+
+
+if __name__ == '__main__':
+    main()
