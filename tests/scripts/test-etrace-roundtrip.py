@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Round trip: a guest's E-Trace decoded against QEMU's own record.
 
-Usage: test-etrace-roundtrip.py QEMU DECODER ELF CPU [QEMU ARGUMENTS...]
+Usage: test-etrace-roundtrip.py QEMU DECODER ELF CPU [--gaps]
+                                [QEMU ARGUMENTS...]
 
 Runs the guest once with "-M virt,trace=on,trace-start=on" writing the
 trace to a file and, in the same run, QEMU's own record of what it
@@ -16,7 +17,10 @@ same places.  With several harts (-smp N, -accel tcg,thread=single) each
 hart's flow is compared with its own part of the record.  The end of the
 run (the finisher's spin loop, whose last rounds the encoder may not
 have reported when QEMU exits) is allowed to be missing from the trace,
-up to TAIL instructions.
+up to TAIL instructions.  With --gaps, the guest stops and restarts
+tracing itself: each run of the decoded flow between the decoder's gaps
+must then be what QEMU ran from the next place it ran the run's first
+instruction on.
 """
 
 import os
@@ -52,24 +56,32 @@ def target_priv(stream, k):
     return None
 
 
-def expected(log, rv32):
-    """Per hart: the retired instructions and traps of QEMU's record."""
-    recs = {}
+def expected(log, rv32, harts):
+    """Per hart: the retired instructions and traps of QEMU's record.
+
+    Listings (IN: ...) are held until the line that names their block's
+    host address (Trace, Stopped), then go to the record of the hart that
+    line is about, with the host address table shared by every hart's
+    record; Stopped and rewound lines are about the hart last traced.
+    """
+    recs = {h: qemu_record.Record() for h in range(harts)}
+    for r in recs.values():
+        r._known = recs[0]._known
+    held = []
+    current = 0
     with open(log, encoding='utf-8', errors='replace') as f:
         for line in f:
             m = TRACE_CPU.match(line) or HART.search(line)
-            hart = int(m.group(1)) if m else None
-            if hart is not None and hart not in recs:
-                recs[hart] = qemu_record.Record()
-            if hart is None:
-                # listings: every hart's record learns the code
-                for r in recs.values() or [None]:
-                    if r is None:
-                        recs[0] = qemu_record.Record()
-                        r = recs[0]
-                    r.feed(line)
+            if m:
+                current = int(m.group(1))
+            elif not line.startswith('Stopped') and \
+                    'cpu_io_recompile' not in line:
+                held.append(line)
                 continue
-            recs[hart].feed(line)
+            for h in held:
+                recs[current].feed(h)
+            held = []
+            recs[current].feed(line)
     mask = 0xffffffff if rv32 else (1 << 64) - 1
     out = {}
     code = {}
@@ -137,14 +149,53 @@ def decoded(decoder, elf, images, trace, srcid_bits, cpu):
         src, rest = line.split(' ', 1)
         words = rest.split()
         if words[0] == 'gap':
-            continue
-        if words[0] != 'trap':
+            rest = 'gap'
+        elif words[0] != 'trap':
             rest = f'{words[0]} {words[1]}'
         out.setdefault(int(src), []).append(rest)
     return out
 
 
-def compare(hart, want, got):
+def segments(hart, want, got, allow_gaps):
+    """Where each run of the decoded flow between gaps starts in @want."""
+    runs, cur = [], []
+    for g in got + ['gap']:
+        if g != 'gap':
+            cur.append(g)
+        elif cur:
+            runs.append(cur)
+            cur = []
+    if len(runs) > 1 and not allow_gaps:
+        sys.exit(f'hart {hart}: the decoded flow has gaps')
+    at, out = 0, []
+    for run in runs:
+        if out:
+            # tracing restarts after the guest stopped it: at the first
+            # place QEMU ran the restart's first instruction again
+            try:
+                at = want.index(run[0], at)
+            except ValueError:
+                sys.exit(f'hart {hart}: after a gap the decoded flow goes '
+                         f'on with {run[0]}, which QEMU did not run then')
+        out.append((at, run))
+        at += len(run)
+    return out
+
+
+def compare(hart, want_all, got_all, allow_gaps):
+    insns = traps = 0
+    runs = segments(hart, want_all, got_all, allow_gaps)
+    for k, (at, got) in enumerate(runs):
+        # with gaps the guest also stops tracing before it ends
+        last = k + 1 == len(runs) and not allow_gaps
+        want = want_all[at:] if last else want_all[at:at + len(got)]
+        i, t = compare_run(hart, want, got, last)
+        insns += i
+        traps += t
+    return insns, traps
+
+
+def compare_run(hart, want, got, last):
     n = len(got)
     for i in range(min(n, len(want))):
         if got[i] != want[i]:
@@ -156,7 +207,7 @@ def compare(hart, want, got):
             sys.exit(1)
     if n > len(want):
         sys.exit(f'hart {hart}: {n} items decoded, QEMU ran {len(want)}')
-    if n < len(want) - TAIL:
+    if last and n < len(want) - TAIL:
         sys.exit(f'hart {hart}: only {n} of {len(want)} items decoded; the '
                  f'next one QEMU ran: {want[n]}')
     insns = sum(1 for g in got if not g.startswith('trap'))
@@ -168,6 +219,9 @@ def main():
         sys.exit(__doc__)
     qemu, decoder, elf, cpu = sys.argv[1:5]
     extra = sys.argv[5:]
+    allow_gaps = '--gaps' in extra
+    if allow_gaps:
+        extra.remove('--gaps')
     harts = 1
     if '-smp' in extra:
         harts = int(extra[extra.index('-smp') + 1])
@@ -184,7 +238,7 @@ def main():
         res = subprocess.run(cmd, timeout=600, check=False)
         if res.returncode != 0:
             sys.exit(f'guest failed (exit {res.returncode}): {cmd}')
-        want, code = expected(log, cpu.startswith('rv32'))
+        want, code = expected(log, cpu.startswith('rv32'), harts)
         got = decoded(decoder, elf, rom_image(code, tmp), trace, srcid_bits,
                       cpu)
     if sorted(got) != sorted(want):
@@ -192,7 +246,7 @@ def main():
                  f'{sorted(want)}')
     summary = []
     for hart in sorted(want):
-        insns, traps = compare(hart, want[hart], got[hart])
+        insns, traps = compare(hart, want[hart], got[hart], allow_gaps)
         summary.append(f'hart {hart}: {insns} instructions, {traps} traps')
     print('decoded flow equals QEMU\'s record: ' + '; '.join(summary))
 
