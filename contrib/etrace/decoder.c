@@ -258,9 +258,9 @@ static bool exception_address(EtdDecoder *d, const ETraceTeInst *t,
         return true;
     }
     if (d->start_of_trace) {
-        ETD_ERROR(errp, "trap with the handler address before any "
-                  "synchronisation: the EPC is unknown");
-        return false;
+        /* Joining the trace here: the EPC is not known. */
+        *epc = ETD_EPC_UNKNOWN;
+        return true;
     }
     if (!etd_image_insn(d->img, d->pc, &insn)) {
         ETD_ERROR(errp, "no code at 0x%" PRIx64, d->pc);

@@ -93,6 +93,8 @@ const char *etd_image_symbolize(EtdImage *img, uint64_t pc, char *buf,
 /* Code of 32-bit harts: c.jal rather than c.addiw. */
 void etd_image_set_rv32(EtdImage *img, bool rv32);
 
+#define ETD_EPC_UNKNOWN UINT64_MAX
+
 /* What the decoder reports. */
 typedef struct EtdSink {
     /* Instruction retired at @pc in @priv. */
@@ -100,7 +102,10 @@ typedef struct EtdSink {
     /* A run of @n instructions of @b from instruction @from on. */
     void (*run)(void *opaque, unsigned src, const EtdBlock *b,
                 unsigned from, unsigned n, uint8_t priv);
-    /* A trap; @epc is meaningful for exceptions only. */
+    /*
+     * A trap; @epc is meaningful for exceptions only, and is
+     * ETD_EPC_UNKNOWN when the trap packet is the first one decoded.
+     */
     void (*trap)(void *opaque, unsigned src, bool interrupt,
                  unsigned cause, uint64_t epc, uint64_t tval);
     /* A gap: the trace ended, was lost, or could not be followed. */

@@ -136,6 +136,9 @@ static void sink_trap(void *opaque, unsigned src, bool interrupt,
     if (interrupt) {
         m->olen += sprintf(m->obuf + m->olen, "%u trap interrupt cause=%u\n",
                            src, cause);
+    } else if (epc == ETD_EPC_UNKNOWN) {
+        m->olen += sprintf(m->obuf + m->olen, "%u trap exception cause=%u "
+                           "epc=? tval=%" PRIx64 "\n", src, cause, tval);
     } else {
         m->olen += sprintf(m->obuf + m->olen, "%u trap exception cause=%u "
                            "epc=%" PRIx64 " tval=%" PRIx64 "\n", src, cause,
