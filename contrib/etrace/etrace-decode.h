@@ -151,4 +151,42 @@ void etd_decoder_init(EtdDecoder *d, EtdImage *img, const EtdSink *sink,
  */
 bool etd_decoder_packet(EtdDecoder *d, const ETraceTeInst *t, GError **errp);
 
+#define ETD_MAX_SOURCES     (1u << 12)
+
+/* A stream of packets from one or more sources (srcIDs). */
+typedef struct EtdStream {
+    EtdImage *img;
+    const EtdSink *sink;
+    ETraceParams params;
+    unsigned srcid_bits;
+    int only_src;               /* -1: every source */
+    /* A framing or decoding error at byte @offset of the stream. */
+    void (*error)(void *opaque, uint64_t offset, const char *msg);
+    void *opaque;
+    EtdDecoder *dec[ETD_MAX_SOURCES];
+
+    uint64_t offset;            /* of the next byte of the stream */
+    uint64_t bytes;             /* in packets, headers included */
+    uint64_t nulls;
+    uint64_t errors;
+    uint64_t skipped;           /* bytes passed over to resynchronise */
+    bool aligned;
+    unsigned zeros;             /* null.idle bytes in a row */
+} EtdStream;
+
+/* @join: the stream starts mid-way: skip to the first sync sequence. */
+void etd_stream_init(EtdStream *m, EtdImage *img, const EtdSink *sink,
+                     const ETraceParams *p, unsigned srcid_bits, bool join);
+
+/* Take what can be of @buf; returns the bytes used (keep the rest). */
+size_t etd_stream_feed(EtdStream *m, const uint8_t *buf, size_t len);
+
+/* The stream ended with @left bytes not used. */
+void etd_stream_finish(EtdStream *m, size_t left);
+
+/* The decoder of a source, made on first use. */
+EtdDecoder *etd_stream_decoder(EtdStream *m, unsigned src);
+
+void etd_stream_free(EtdStream *m);
+
 #endif

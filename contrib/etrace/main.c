@@ -16,28 +16,15 @@ typedef enum EtdOutput {
     ETD_OUT_STATS,
 } EtdOutput;
 
-#define ETD_MAX_SOURCES     (1u << 12)
-
 typedef struct EtdMain {
     EtdImage *img;
-    ETraceParams params;
-    unsigned srcid_bits;
-    int only_src;               /* -1: every source */
+    EtdStream stream;
     EtdOutput output;
-    bool join;                  /* wait for a sync sequence first */
-    EtdDecoder *dec[ETD_MAX_SOURCES];
+    bool all_sources;
     EtdSink sink;
     FILE *out;
     char obuf[1 << 16];
     size_t olen;
-
-    uint64_t offset;            /* of the next byte of the stream */
-    uint64_t bytes;             /* in packets, headers included */
-    uint64_t nulls;
-    uint64_t errors;
-    uint64_t skipped;           /* bytes passed over to resynchronise */
-    bool aligned;
-    unsigned zeros;             /* null.idle bytes in a row */
 } EtdMain;
 
 static void out_flush(EtdMain *m)
@@ -60,7 +47,7 @@ static inline void out_addr(EtdMain *m, unsigned src, uint64_t pc)
         out_flush(m);
     }
     p = m->obuf + m->olen;
-    if (m->only_src < 0) {
+    if (m->all_sources) {
         p += sprintf(p, "%u ", src);
     }
     n = pc ? (64 - __builtin_clzll(pc) + 3) / 4 : 1;
@@ -159,125 +146,12 @@ static void sink_gap(void *opaque, unsigned src, const char *why)
     m->olen += snprintf(m->obuf + m->olen, 128, "%u gap %s\n", src, why);
 }
 
-static EtdDecoder *decoder_of(EtdMain *m, unsigned src)
+static void stream_error(void *opaque, uint64_t at, const char *msg)
 {
-    if (!m->dec[src]) {
-        m->dec[src] = g_new(EtdDecoder, 1);
-        etd_decoder_init(m->dec[src], m->img, &m->sink, &m->params, src);
-    }
-    return m->dec[src];
-}
+    EtdMain *m = opaque;
 
-static void stream_error(EtdMain *m, uint64_t at, const char *msg)
-{
     out_flush(m);
     fprintf(stderr, "etrace-decode: byte %" PRIu64 ": %s\n", at, msg);
-    m->errors++;
-}
-
-/*
- * One framed packet at @p (@len bytes available).  Returns the bytes it
- * takes, 0 when more input is needed, or -1 on a framing error.
- */
-static int take_packet(EtdMain *m, const uint8_t *p, size_t len)
-{
-    unsigned whole = m->srcid_bits / 8, shift = m->srcid_bits % 8;
-    unsigned length = p[0] & 0x1f, total = 1 + whole + length;
-    uint8_t payload[ETRACE_PAYLOAD_MAX_BYTES];
-    unsigned src = 0, i;
-    ETraceTeInst t;
-    g_autoptr(GError) err = NULL;
-
-    if (p[0] == ETRACE_ENCAP_NULL_IDLE || p[0] == ETRACE_ENCAP_NULL_ALIGN) {
-        m->nulls++;
-        return 1;
-    }
-    if (!length) {
-        stream_error(m, m->offset, "null packet with a flow field");
-        return -1;
-    }
-    if (p[0] & 0x80) {
-        stream_error(m, m->offset, "packet with a timestamp (extend = 1), "
-                     "which this encoder never sends");
-        return -1;
-    }
-    if (len < total) {
-        return 0;
-    }
-    for (i = 0; i < whole; i++) {
-        src |= (unsigned)p[1 + i] << (8 * i);
-    }
-    if (shift) {
-        const uint8_t *q = p + 1 + whole;
-
-        src |= (q[0] & ((1u << shift) - 1)) << (8 * whole);
-        for (i = 0; i < length; i++) {
-            unsigned next = i + 1 < length ? q[i + 1] :
-                            ((q[i] & 0x80) ? 0xff : 0);
-
-            payload[i] = (q[i] >> shift) | (uint8_t)(next << (8 - shift));
-        }
-    } else {
-        memcpy(payload, p + 1 + whole, length);
-    }
-    m->bytes += total;
-    if (m->only_src >= 0 && src != (unsigned)m->only_src) {
-        return total;
-    }
-    if (!etrace_te_inst_unpack(&t, &m->params, payload, length)) {
-        g_autofree char *msg =
-            g_strdup_printf("srcID %u: a packet this decoder cannot read "
-                            "(format %u)", src, payload[0] & 3);
-        stream_error(m, m->offset, msg);
-        return total;
-    }
-    if (!etd_decoder_packet(decoder_of(m, src), &t, &err)) {
-        g_autofree char *msg = g_strdup_printf("srcID %u: %s; waiting for "
-                                               "the next synchronisation",
-                                               src, err->message);
-        stream_error(m, m->offset, msg);
-        sink_gap(m, src, "decoding error");
-    }
-    return total;
-}
-
-/*
- * Consume what can be of @buf; returns the bytes used.  Out of alignment,
- * bytes are passed over up to a sync sequence: at least 31 null.idle
- * bytes and a null.alignment (encapsulation.adoc, "Synchronization").
- */
-static size_t feed(EtdMain *m, const uint8_t *buf, size_t len)
-{
-    size_t at = 0;
-
-    while (at < len) {
-        int n;
-
-        if (!m->aligned) {
-            uint8_t c = buf[at++];
-
-            m->offset++;
-            m->skipped++;
-            if (c == ETRACE_ENCAP_NULL_ALIGN && m->zeros >= 31) {
-                m->aligned = true;
-            }
-            m->zeros = c == ETRACE_ENCAP_NULL_IDLE ? m->zeros + 1 : 0;
-            continue;
-        }
-        n = take_packet(m, buf + at, len - at);
-        if (n == 0) {
-            break;
-        }
-        if (n < 0) {
-            m->aligned = false;
-            m->zeros = 0;
-            n = 1;
-            m->skipped++;
-        }
-        at += n;
-        m->offset += n;
-    }
-    return at;
 }
 
 static bool parse_u64(const char *s, uint64_t *v)
@@ -302,7 +176,8 @@ static bool split_at(const char *arg, char **file, uint64_t *addr)
     return parse_u64(at + 1, addr);
 }
 
-static bool parse_params(EtdMain *m, const char *arg, GError **errp)
+static bool parse_params(ETraceParams *params, unsigned *srcid_bits,
+                         const char *arg, GError **errp)
 {
     g_auto(GStrv) kv = g_strsplit(arg, ",", -1);
     unsigned i;
@@ -317,16 +192,16 @@ static bool parse_params(EtdMain *m, const char *arg, GError **errp)
             return false;
         }
         if (!strcmp(pair[0], "iaddress_width_p") && v >= 2 && v <= 64) {
-            m->params.iaddress_width = v;
+            params->iaddress_width = v;
         } else if (!strcmp(pair[0], "iaddress_lsb_p") && v <= 2) {
-            m->params.iaddress_lsb = v;
+            params->iaddress_lsb = v;
         } else if (!strcmp(pair[0], "privilege_width_p") && v >= 1 &&
                    v <= 3) {
-            m->params.privilege_width = v;
+            params->privilege_width = v;
         } else if (!strcmp(pair[0], "ecause_width_p") && v >= 1 && v <= 6) {
-            m->params.ecause_width = v;
+            params->ecause_width = v;
         } else if (!strcmp(pair[0], "srcid_bits") && v <= 12) {
-            m->srcid_bits = v;
+            *srcid_bits = v;
         } else {
             g_set_error(errp, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                         "--param: unknown name or value out of range: '%s'",
@@ -339,11 +214,12 @@ static bool parse_params(EtdMain *m, const char *arg, GError **errp)
 
 static void print_stats(EtdMain *m)
 {
-    uint64_t insns = 0, f[6] = { 0 }, traps = 0, errors = m->errors;
+    EtdStream *st = &m->stream;
+    uint64_t insns = 0, f[6] = { 0 }, traps = 0;
     unsigned s, k;
 
     for (s = 0; s < ETD_MAX_SOURCES; s++) {
-        EtdDecoder *d = m->dec[s];
+        EtdDecoder *d = st->dec[s];
 
         if (!d) {
             continue;
@@ -353,13 +229,13 @@ static void print_stats(EtdMain *m)
         for (k = 0; k < 6; k++) {
             f[k] += d->packets[k];
         }
-        if (m->only_src < 0) {
+        if (m->all_sources) {
             fprintf(m->out, "source %u: %" PRIu64 " instructions\n", s,
                     d->insns);
         }
     }
-    fprintf(m->out, "bytes: %" PRIu64 " in packets, %" PRIu64 " null\n",
-            m->bytes, m->nulls);
+    fprintf(m->out, "bytes: %" PRIu64 " in packets, %" PRIu64 " null, %"
+            PRIu64 " passed over\n", st->bytes, st->nulls, st->skipped);
     fprintf(m->out, "packets: format 0: %" PRIu64 ", format 1: %" PRIu64
             ", format 2: %" PRIu64 ", format 3.0: %" PRIu64
             ", format 3.1: %" PRIu64 ", format 3.3: %" PRIu64 "\n",
@@ -368,15 +244,15 @@ static void print_stats(EtdMain *m)
     fprintf(m->out, "traps: %" PRIu64 "\n", traps);
     if (insns) {
         fprintf(m->out, "bits per instruction: %.4f\n",
-                8.0 * (m->bytes + m->nulls) / insns);
+                8.0 * (st->bytes + st->nulls) / insns);
     }
-    fprintf(m->out, "errors: %" PRIu64 "\n", errors);
+    fprintf(m->out, "errors: %" PRIu64 "\n", st->errors);
 }
 
 int main(int argc, char **argv)
 {
     g_autofree char **elfs = NULL, **bins = NULL;
-    g_autofree char *params = NULL, *output = NULL;
+    g_autofree char *param = NULL, *output = NULL;
     g_autofree char *zc = NULL;
     gint64 src = -1;
     gboolean join = false, rv32 = false;
@@ -392,7 +268,7 @@ int main(int argc, char **argv)
           "KIND" },
         { "src", 's', 0, G_OPTION_ARG_INT64, &src,
           "decode only the packets of this srcID (hart)", "ID" },
-        { "param", 'p', 0, G_OPTION_ARG_STRING, &params,
+        { "param", 'p', 0, G_OPTION_ARG_STRING, &param,
           "decoder parameters (iaddress_width_p, iaddress_lsb_p, "
           "privilege_width_p, ecause_width_p, srcid_bits)",
           "NAME=VALUE,..." },
@@ -410,9 +286,15 @@ int main(int argc, char **argv)
         g_option_context_new("[STREAM|-] - decode an E-Trace stream");
     g_autoptr(GError) err = NULL;
     static EtdMain m;
+    ETraceParams params = {
+        .iaddress_width = 64, .iaddress_lsb = 1,
+        .privilege_width = 3, .ecause_width = 6,
+    };
+    unsigned srcid_bits = 0;
     uint8_t *buf;
     size_t have = 0, cap = 1 << 20;
     int fd = 0;
+    uint64_t errors;
     unsigned i;
 
     g_option_context_add_main_entries(ctx, entries, NULL);
@@ -421,13 +303,6 @@ int main(int argc, char **argv)
         return 2;
     }
     m.out = stdout;
-    m.params = (ETraceParams) {
-        .iaddress_width = 64, .iaddress_lsb = 1,
-        .privilege_width = 3, .ecause_width = 6,
-    };
-    m.only_src = src;
-    m.join = join;
-    m.aligned = !join;
     m.sink = (EtdSink) {
         .insn = sink_insn, .run = sink_run, .trap = sink_trap,
         .gap = sink_gap, .opaque = &m,
@@ -443,13 +318,13 @@ int main(int argc, char **argv)
                 "(addrs, flow or stats)\n", output);
         return 2;
     }
-    if (params && !parse_params(&m, params, &err)) {
+    if (param && !parse_params(&params, &srcid_bits, param, &err)) {
         fprintf(stderr, "etrace-decode: %s\n", err->message);
         return 2;
     }
-    if (src >= (1 << m.srcid_bits) || src < -1) {
+    if (src >= (1 << srcid_bits) || src < -1) {
         fprintf(stderr, "etrace-decode: --src %" PRId64 " does not fit "
-                "srcid_bits=%u\n", src, m.srcid_bits);
+                "srcid_bits=%u\n", src, srcid_bits);
         return 2;
     }
     if (!elfs && !bins) {
@@ -504,6 +379,12 @@ int main(int argc, char **argv)
         }
     }
 
+    /* Addresses and statistics name the source when there can be several. */
+    m.all_sources = src < 0 && srcid_bits > 0;
+    etd_stream_init(&m.stream, m.img, &m.sink, &params, srcid_bits, join);
+    m.stream.only_src = src;
+    m.stream.error = stream_error;
+    m.stream.opaque = &m;
     buf = g_malloc(cap);
     for (;;) {
         ssize_t n = read(fd, buf + have, cap - have);
@@ -520,14 +401,12 @@ int main(int argc, char **argv)
             break;
         }
         have += n;
-        used = feed(&m, buf, have);
+        used = etd_stream_feed(&m.stream, buf, have);
         memmove(buf, buf + used, have - used);
         have -= used;
         out_flush(&m);
     }
-    if (have) {
-        stream_error(&m, m.offset, "the stream ends inside a packet");
-    }
+    etd_stream_finish(&m.stream, have);
     out_flush(&m);
     if (m.output == ETD_OUT_STATS) {
         print_stats(&m);
@@ -535,15 +414,14 @@ int main(int argc, char **argv)
         FILE *o = m.out;
 
         m.out = stderr;
-        if (m.errors) {
+        if (m.stream.errors) {
             print_stats(&m);
         }
         m.out = o;
     }
-    for (i = 0; i < ETD_MAX_SOURCES; i++) {
-        g_free(m.dec[i]);
-    }
+    errors = m.stream.errors;
+    etd_stream_free(&m.stream);
     etd_image_free(m.img);
     g_free(buf);
-    return m.errors ? 1 : 0;
+    return errors ? 1 : 0;
 }

@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * E-Trace decoder: the Encapsulation 1.0 stream (encapsulation.adoc).
+ *
+ * Packets are a header byte (payload length in bits 4:0, flow in 6:5,
+ * extend in 7), the srcID (whole bytes, then its remaining bits at the
+ * bottom of the payload's first byte, as the encoder writes them) and the
+ * te_inst payload; 0x00 is null.idle and 0x80 null.alignment.  A stream
+ * joined late, or one with a framing error, is read again from the next
+ * synchronisation sequence.
+ */
+
+#include "qemu/osdep.h"
+#include "etrace-decode.h"
+
+EtdDecoder *etd_stream_decoder(EtdStream *m, unsigned src)
+{
+    if (!m->dec[src]) {
+        m->dec[src] = g_new(EtdDecoder, 1);
+        etd_decoder_init(m->dec[src], m->img, m->sink, &m->params, src);
+    }
+    return m->dec[src];
+}
+
+static void stream_error(EtdStream *m, uint64_t at, const char *msg)
+{
+    m->errors++;
+    if (m->error) {
+        m->error(m->opaque, at, msg);
+    }
+}
+
+/*
+ * One framed packet at @p (@len bytes available).  Returns the bytes it
+ * takes, 0 when more input is needed, or -1 on a framing error.
+ */
+static int take_packet(EtdStream *m, const uint8_t *p, size_t len)
+{
+    unsigned whole = m->srcid_bits / 8, shift = m->srcid_bits % 8;
+    unsigned length = p[0] & 0x1f, total = 1 + whole + length;
+    uint8_t payload[ETRACE_PAYLOAD_MAX_BYTES];
+    unsigned src = 0, i;
+    ETraceTeInst t;
+    g_autoptr(GError) err = NULL;
+
+    if (p[0] == ETRACE_ENCAP_NULL_IDLE || p[0] == ETRACE_ENCAP_NULL_ALIGN) {
+        m->nulls++;
+        return 1;
+    }
+    if (!length) {
+        stream_error(m, m->offset, "null packet with a flow field");
+        return -1;
+    }
+    if (p[0] & 0x80) {
+        stream_error(m, m->offset, "packet with a timestamp (extend = 1), "
+                     "which this encoder never sends");
+        return -1;
+    }
+    if (len < total) {
+        return 0;
+    }
+    for (i = 0; i < whole; i++) {
+        src |= (unsigned)p[1 + i] << (8 * i);
+    }
+    if (shift) {
+        const uint8_t *q = p + 1 + whole;
+
+        src |= (q[0] & ((1u << shift) - 1)) << (8 * whole);
+        for (i = 0; i < length; i++) {
+            unsigned next = i + 1 < length ? q[i + 1] :
+                            ((q[i] & 0x80) ? 0xff : 0);
+
+            payload[i] = (q[i] >> shift) | (uint8_t)(next << (8 - shift));
+        }
+    } else {
+        memcpy(payload, p + 1 + whole, length);
+    }
+    m->bytes += total;
+    if (m->only_src >= 0 && src != (unsigned)m->only_src) {
+        return total;
+    }
+    if (!etrace_te_inst_unpack(&t, &m->params, payload, length)) {
+        g_autofree char *msg =
+            g_strdup_printf("srcID %u: a packet this decoder cannot read "
+                            "(format %u)", src, payload[0] & 3);
+        stream_error(m, m->offset, msg);
+        return total;
+    }
+    if (!etd_decoder_packet(etd_stream_decoder(m, src), &t, &err)) {
+        g_autofree char *msg = g_strdup_printf("srcID %u: %s; waiting for "
+                                               "the next synchronisation",
+                                               src, err->message);
+        stream_error(m, m->offset, msg);
+        if (m->sink->gap) {
+            m->sink->gap(m->sink->opaque, src, "decoding error");
+        }
+    }
+    return total;
+}
+
+/*
+ * Consume what can be of @buf; returns the bytes used.  Out of alignment,
+ * bytes are passed over up to a sync sequence: at least 31 null.idle
+ * bytes and a null.alignment (encapsulation.adoc, "Synchronization").
+ */
+size_t etd_stream_feed(EtdStream *m, const uint8_t *buf, size_t len)
+{
+    size_t at = 0;
+
+    while (at < len) {
+        int n;
+
+        if (!m->aligned) {
+            uint8_t c = buf[at++];
+
+            m->offset++;
+            m->skipped++;
+            if (c == ETRACE_ENCAP_NULL_ALIGN && m->zeros >= 31) {
+                m->aligned = true;
+            }
+            m->zeros = c == ETRACE_ENCAP_NULL_IDLE ? m->zeros + 1 : 0;
+            continue;
+        }
+        n = take_packet(m, buf + at, len - at);
+        if (n == 0) {
+            break;
+        }
+        if (n < 0) {
+            m->aligned = false;
+            m->zeros = 0;
+            n = 1;
+            m->skipped++;
+        }
+        at += n;
+        m->offset += n;
+    }
+    return at;
+}
+
+
+void etd_stream_init(EtdStream *m, EtdImage *img, const EtdSink *sink,
+                     const ETraceParams *p, unsigned srcid_bits, bool join)
+{
+    memset(m, 0, sizeof(*m));
+    m->img = img;
+    m->sink = sink;
+    m->params = *p;
+    m->srcid_bits = srcid_bits;
+    m->only_src = -1;
+    m->aligned = !join;
+}
+
+void etd_stream_finish(EtdStream *m, size_t left)
+{
+    if (left) {
+        stream_error(m, m->offset, "the stream ends inside a packet");
+    }
+}
+
+void etd_stream_free(EtdStream *m)
+{
+    unsigned i;
+
+    for (i = 0; i < ETD_MAX_SOURCES; i++) {
+        g_free(m->dec[i]);
+        m->dec[i] = NULL;
+    }
+}
