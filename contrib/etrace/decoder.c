@@ -346,6 +346,7 @@ static bool sync_packet(EtdDecoder *d, const ETraceTeInst *t, GError **errp)
     }
     d->privilege = t->privilege;
     d->start_of_trace = false;
+    d->synced = true;
     return true;
 }
 

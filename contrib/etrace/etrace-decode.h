@@ -64,6 +64,10 @@ void etd_image_free(EtdImage *img);
 bool etd_image_add_elf(EtdImage *img, const char *path, uint64_t offset,
                        GError **errp);
 
+/* @len bytes of code at @addr, copied. */
+void etd_image_add_mem(EtdImage *img, uint64_t addr, const uint8_t *data,
+                       size_t len);
+
 /* A raw binary at @addr. */
 bool etd_image_add_bin(EtdImage *img, const char *path, uint64_t addr,
                        GError **errp);
@@ -132,6 +136,7 @@ typedef struct EtdDecoder {
     bool inferred_address;
 
     /* Statistics. */
+    bool synced;            /* a synchronisation packet was decoded */
     uint64_t insns;
     uint64_t packets[6];    /* F0, F1, F2, F3.0, F3.1, F3.3 */
     uint64_t traps;

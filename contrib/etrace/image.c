@@ -102,6 +102,14 @@ static void add_segment(EtdImage *img, uint64_t base, const uint8_t *data,
     memset(img->cache, 0, sizeof(img->cache));
 }
 
+void etd_image_add_mem(EtdImage *img, uint64_t addr, const uint8_t *data,
+                       size_t len)
+{
+    if (len) {
+        add_segment(img, addr, data, len);
+    }
+}
+
 void etd_image_set_zc(EtdImage *img, bool zc)
 {
     img->zc = zc;

@@ -152,8 +152,32 @@ void etd_stream_init(EtdStream *m, EtdImage *img, const EtdSink *sink,
 
 void etd_stream_finish(EtdStream *m, size_t left)
 {
+    unsigned i;
+
     if (left) {
         stream_error(m, m->offset, "the stream ends inside a packet");
+    }
+    if (!m->aligned) {
+        g_autofree char *msg =
+            g_strdup_printf("the stream ends before a synchronisation "
+                            "sequence (%" PRIu64 " bytes passed over in all)",
+                            m->skipped);
+        stream_error(m, m->offset, msg);
+    }
+    for (i = 0; i < ETD_MAX_SOURCES; i++) {
+        EtdDecoder *d = m->dec[i];
+        uint64_t n;
+
+        if (!d || d->synced) {
+            continue;
+        }
+        n = d->packets[0] + d->packets[1] + d->packets[2] + d->packets[5];
+        if (n) {
+            g_autofree char *msg =
+                g_strdup_printf("srcID %u: %" PRIu64 " packets and no "
+                                "synchronisation packet to start from", i, n);
+            stream_error(m, m->offset, msg);
+        }
     }
 }
 

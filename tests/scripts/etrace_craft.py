@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Hand-made E-Trace streams for the decoder's tests and fuzz seeds.
+
+Packets are laid out field by field, LSB first, with the widths of
+docs/specs/riscv-trace.rst (64-bit addresses, iaddress_lsb 1, 3-bit
+privilege, 6-bit ecause, support packet 1/5/1/1/4), and framed with an
+Encapsulation header; payloads are not sign-compressed (a decoder
+sign-extends either way).
+
+CODE is a small RV64 program for 0x80000000 (assembled from):
+    0x00  li   a0, 3
+    0x04  addi a0, a0, -1      <- loop
+    0x08  bnez a0, 0x04        taken, taken, not taken
+    0x0c  jal  ra, 0x18
+    0x10  jr   t1              uninferable
+    0x14  j    0x14
+    0x18  ret                  uninferable (back to 0x10)
+
+Usage as a tool: etrace_craft.py --seeds DIR writes the fuzzer's seed
+corpus (fuzz-decode.c input format) into DIR.
+"""
+
+import os
+import sys
+
+BASE = 0x80000000
+CODE = bytes.fromhex('1305300013 05f5ff e31e05fe ef00c000 67000300'
+                     '6f000000 67800000'.replace(' ', ''))
+IADDR = 63              # iaddress_width_p - iaddress_lsb_p
+
+
+class Fields:
+    def __init__(self):
+        self.val = 0
+        self.n = 0
+
+    def put(self, value, width):
+        self.val |= (value & ((1 << width) - 1)) << self.n
+        self.n += width
+        return self
+
+    def payload(self):
+        return self.val.to_bytes((self.n + 7) // 8, 'little')
+
+
+def frame(payload, srcid=None, srcid_bits=0):
+    """Header (length, flow 0, extend 0), srcID, payload."""
+    if srcid_bits:
+        shift = srcid_bits % 8
+        whole = srcid_bits // 8
+        v = int.from_bytes(payload, 'little') << shift | \
+            (srcid >> (8 * whole)) & ((1 << shift) - 1)
+        payload = v.to_bytes((len(payload) * 8 + shift + 7) // 8, 'little')
+        head = (srcid & ((1 << (8 * whole)) - 1)).to_bytes(whole, 'little')
+    else:
+        head = b''
+    assert 1 <= len(payload) <= 31
+    return bytes([len(payload)]) + head + payload
+
+
+def support(qual=0, ioptions=0):
+    f = Fields().put(3, 2).put(3, 2).put(1, 1).put(0, 1).put(qual, 2)
+    return f.put(ioptions, 5).put(0, 1).put(0, 1).put(0, 4).payload()
+
+
+def start(addr, priv=3, branch=1):
+    f = Fields().put(3, 2).put(0, 2).put(branch, 1).put(priv, 3)
+    return f.put(addr >> 1, IADDR).payload()
+
+
+def trap(addr, ecause, tval=0, interrupt=0, thaddr=1, priv=3, branch=1):
+    f = Fields().put(3, 2).put(1, 2).put(branch, 1).put(priv, 3)
+    f.put(ecause, 6).put(interrupt, 1).put(thaddr, 1).put(addr >> 1, IADDR)
+    if not interrupt:
+        f.put(tval, 64)
+    return f.payload()
+
+
+def status(f, diff):
+    msb = (diff >> (IADDR - 1)) & 1
+    return f.put(msb, 1).put(msb, 1).put(msb, 1)
+
+
+def branch(branches, bmap, diff=None):
+    """Format 1; @diff is the address field (iaddress_lsb shift done)."""
+    width = 31 if branches in (0,) or branches > 15 else \
+        15 if branches > 7 else 7 if branches > 3 else \
+        3 if branches > 1 else 1
+    f = Fields().put(1, 2).put(branches, 5).put(bmap, width)
+    if branches:
+        status(f.put(diff, IADDR), diff & ((1 << IADDR) - 1))
+    return f.payload()
+
+
+def addr_only(diff):
+    f = Fields().put(2, 2).put(diff, IADDR)
+    return status(f, diff & ((1 << IADDR) - 1)).payload()
+
+
+SYNC = bytes(31) + b'\x80'
+
+# The program run once: the loop three times, the call, its return to
+# 0x10 (reported), the jr t1 to 0x14 (reported), then the end.
+GOOD = [support(), start(BASE), branch(3, 0b100, 0x10 >> 1),
+        addr_only(0x4 >> 1), support(qual=1)]
+GOOD_FLOW = [BASE + o for o in (0x00, 0x04, 0x08, 0x04, 0x08, 0x04, 0x08,
+                                0x0c, 0x18, 0x10, 0x14)]
+
+
+def stream(packets, **kw):
+    return b''.join(frame(p, **kw) for p in packets)
+
+
+def seeds():
+    """Name -> fuzzer input (code length byte, code, options, stream)."""
+    head = bytes([len(CODE) // 4]) + CODE
+    return {
+        'good': head + b'\x00' + stream(GOOD),
+        'good-srcid12': head + b'\x0c' +
+        stream(GOOD, srcid=0xabc, srcid_bits=12),
+        'join': head + b'\x10' + b'\x37\x12' + SYNC + stream(GOOD),
+        'trap': head + b'\x00' + stream([support(), start(BASE),
+                                         trap(BASE + 0x18, 2, 0x73),
+                                         addr_only(2), support(qual=2)]),
+        'full-map': head + b'\x00' + stream([support(), start(BASE + 4),
+                                             branch(0, 0x7ffffffe),
+                                             support(qual=1)]),
+    }
+
+
+def main():
+    if len(sys.argv) != 3 or sys.argv[1] != '--seeds':
+        sys.exit(__doc__)
+    os.makedirs(sys.argv[2], exist_ok=True)
+    for name, data in seeds().items():
+        with open(os.path.join(sys.argv[2], 'seed-' + name), 'wb') as f:
+            f.write(data)
+
+
+if __name__ == '__main__':
+    main()

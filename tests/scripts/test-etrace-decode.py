@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""etrace-decode on hand-made streams: exact flows and exact errors.
+
+Usage: test-etrace-decode.py DECODER
+
+The program and packets are those of etrace_craft.py; the expected flows
+follow from the program and the packets' fields by the spec's decoder
+rules (branch map bit 0 first, 1 = not taken; addresses differential,
+shifted by iaddress_lsb).  Each malformed stream must give its error
+with the byte offset of the packet at fault, exit status 1, and the
+decoder must go on at the next synchronisation where there is one.
+"""
+
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import etrace_craft as c  # noqa: E402
+
+FAILS = []
+
+
+def run(decoder, args, data, tmp):
+    path = os.path.join(tmp, 'stream.bin')
+    with open(path, 'wb') as f:
+        f.write(data)
+    res = subprocess.run([decoder] + args + [path], capture_output=True,
+                         text=True, timeout=60, check=False)
+    return res.returncode, res.stdout, res.stderr
+
+
+def check(name, cond, detail):
+    if not cond:
+        FAILS.append(f'{name}: {detail}')
+        print(f'FAIL {name}: {detail}')
+    else:
+        print(f'ok   {name}')
+
+
+def flow_of(out):
+    return [int(w, 16) for w in out.split()]
+
+
+def main():
+    decoder = sys.argv[1]
+    good = c.GOOD_FLOW
+    frames = [c.frame(p) for p in c.GOOD]
+    with tempfile.TemporaryDirectory() as tmp:
+        code = os.path.join(tmp, 'code.bin')
+        with open(code, 'wb') as f:
+            f.write(c.CODE)
+        img = ['--bin', f'{code}@{c.BASE:#x}']
+
+        def case(name, data, want_rc, want_flow=None, want_err=None,
+                 args=()):
+            rc, out, err = run(decoder, img + list(args), data, tmp)
+            ok = rc == want_rc
+            if want_flow is not None:
+                ok = ok and flow_of(out) == want_flow
+            if want_err is not None:
+                ok = ok and want_err in err
+            check(name, ok, f'exit {rc}, flow {out.split()}, '
+                  f'stderr {err.strip()!r}; wanted exit {want_rc}, '
+                  f'flow {[hex(a) for a in want_flow or []]}, '
+                  f'error {want_err!r}')
+
+        case('good', b''.join(frames), 0, good)
+        s12 = c.stream(c.GOOD, srcid=0xabc, srcid_bits=12)
+        case('srcid-12-bits', s12, 0, good,
+             args=['--param', 'srcid_bits=12', '--src', '2748'])
+        case('srcid-other-hart', s12, 0, [],
+             args=['--param', 'srcid_bits=12', '--src', '1'])
+        case('join-late', b'\x37\x12\x01' + c.SYNC + b''.join(frames), 0,
+             good, args=['--join'])
+        rc, out, _ = run(decoder, img + ['--output=stats', '--join'],
+                         b'\x37\x12\x01' + c.SYNC + b''.join(frames), tmp)
+        check('join-late-stats', rc == 0 and 'instructions: 11' in out and
+              '35 passed over' in out, out)
+
+        whole = b''.join(frames)
+        at_last = len(whole) - len(frames[-1])
+        case('truncated', whole[:-2], 1, good,
+             f'byte {at_last}: the stream ends inside a packet')
+
+        at = len(frames[0])
+        bad = frames[0] + b'\x20' + b'\x05' * 3 + c.SYNC + \
+            b''.join(frames[1:])
+        case('null-with-flow-then-resync', bad, 1, good,
+             f'byte {at}: null packet with a flow field')
+        case('timestamp', frames[0] + b'\x81\x00' + b''.join(frames[1:]), 1,
+             None, f'byte {at}: packet with a timestamp')
+        case('format-0', frames[0] + c.frame(b'\x04') + b''.join(frames[1:]),
+             1, good, f'byte {at}: srcID 0: a packet this decoder cannot '
+             'read (format 0)')
+        ctx = c.Fields().put(3, 2).put(2, 2).put(0, 12).payload()
+        case('context-packet', frames[0] + c.frame(ctx) +
+             b''.join(frames[1:]), 1, good, f'byte {at}: srcID 0: a packet '
+             'this decoder cannot read (format 3)')
+        case('sync-outside-images',
+             c.stream([c.support(), c.start(0x90000000)]), 1, [],
+             f'byte {at}: srcID 0: synchronisation at 0x90000000, which is '
+             'outside the program images')
+        # four outcomes where the program has three branches before its
+        # return: one is left over at the reported return target
+        over = c.stream([c.support(), c.start(c.BASE),
+                         c.branch(4, 0b0100, 0x10 >> 1)])
+        case('branch-map-does-not-fit', over, 1, good[:10],
+             'reached 0x80000010 after an uninferable jump with 1 branch '
+             'outcomes unused')
+        # the first return target is reported, then jr t1 goes nowhere
+        nowhere = c.stream([c.support(), c.start(c.BASE),
+                            c.branch(3, 0b100, 0x10 >> 1),
+                            c.addr_only((0x10000000 - 0x10) >> 1)])
+        case('flow-outside-images', nowhere, 1, good[:10],
+             'the flow from 0x80000010 goes to 0x90000000, which is outside '
+             'the program images')
+        case('never-syncs', c.stream([c.support(), c.addr_only(2),
+                                      c.addr_only(2)]), 1, [],
+             'srcID 0: 3 packets and no synchronisation packet')
+        case('no-sync-sequence', b'\x12' * 40, 1, [],
+             'the stream ends before a synchronisation sequence',
+             args=['--join'])
+        # the jal at 0x0c takes an instruction access fault: the not taken
+        # bnez before it is the last retired; the handler is at 0x14
+        trap = c.stream([c.support(), c.start(c.BASE),
+                         c.branch(3, 0b100, 0x08 >> 1),
+                         c.trap(c.BASE + 0x14, 1, c.BASE + 0x0c),
+                         c.support(qual=1)])
+        rc, out, err = run(decoder, img + ['--output=flow'], trap, tmp)
+        want = [f'0 M  {a:x} 0x{a:x}' for a in good[:7]] + \
+            ['0 trap exception cause=1 epc=8000000c tval=8000000c',
+             '0 M  80000014 0x80000014', '0 gap trace ended']
+        check('exception-flow', rc == 0 and out.splitlines() == want,
+              f'exit {rc}: {out!r} {err!r}')
+
+        # command line errors
+        for name, args, msg in [
+                ('no-image', [], 'no program image'),
+                ('bad-param', img + ['--param', 'iaddress_lsb_p=7'],
+                 'unknown name or value out of range'),
+                ('bad-output', img + ['--output=xml'], "unknown kind 'xml'"),
+                ('missing-elf', ['--elf', '/nonexistent.elf'],
+                 '/nonexistent.elf: No such file'),
+                ('not-riscv', ['--elf', '/bin/true'],
+                 'not a RISC-V ELF file')]:
+            rc, _, err = run(decoder, args, b'', tmp)
+            check(name, rc == 2 and msg in err, f'exit {rc}: {err!r}')
+
+    if FAILS:
+        sys.exit(f'{len(FAILS)} of the decoder cases failed')
+    print('every decoder case passed')
+
+
+if __name__ == '__main__':
+    main()
