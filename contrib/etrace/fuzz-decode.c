@@ -12,8 +12,6 @@
 #include "qemu/osdep.h"
 #include "etrace-decode.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static const EtdSink sink = { 0 };
