@@ -241,12 +241,13 @@ def main():
         want, code = expected(log, cpu.startswith('rv32'), harts)
         got = decoded(decoder, elf, rom_image(code, tmp), trace, srcid_bits,
                       cpu)
-    if sorted(got) != sorted(want):
-        sys.exit(f'sources decoded {sorted(got)}, harts that ran '
-                 f'{sorted(want)}')
+    if set(got) - set(want):
+        sys.exit(f'sources decoded {sorted(got)}, harts {sorted(want)}')
     summary = []
     for hart in sorted(want):
-        insns, traps = compare(hart, want[hart], got[hart], allow_gaps)
+        # a hart QEMU stopped before it retired much may have no packets
+        insns, traps = compare(hart, want[hart], got.get(hart, []),
+                               allow_gaps)
         summary.append(f'hart {hart}: {insns} instructions, {traps} traps')
     print('decoded flow equals QEMU\'s record: ' + '; '.join(summary))
 

@@ -98,6 +98,9 @@ struct RISCVTraceEncoder {
     uint32_t sink_input;
     uint32_t reset_srcid;
     uint8_t reset_srcbits;
+    bool reset_no_addr_diff;
+    uint8_t start_sync_mode;
+    uint8_t start_sync_max;
     bool start;
 
     /* Registers, with the BQL held. */
@@ -527,8 +530,14 @@ static void te_reset_hold(Object *obj, ResetType type)
     if (s->start) {
         s->control = TE_CONTROL_DEFAULT | R_TE_CONTROL_ENABLE_MASK |
                      R_TE_CONTROL_INST_TRACING_MASK;
+        s->control = FIELD_DP32(s->control, TE_CONTROL, INST_SYNC_MODE,
+                                s->start_sync_mode);
+        s->control = FIELD_DP32(s->control, TE_CONTROL, INST_SYNC_MAX,
+                                s->start_sync_max);
     }
     s->inst_features = 0;
+    s->inst_features = FIELD_DP32(s->inst_features, TE_INST_FEATURES,
+                                  NO_ADDR_DIFF, s->reset_no_addr_diff);
     s->inst_features = FIELD_DP32(s->inst_features, TE_INST_FEATURES, SRC_ID,
                                   s->reset_srcid);
     s->inst_features = FIELD_DP32(s->inst_features, TE_INST_FEATURES,
@@ -580,6 +589,18 @@ static void te_realize(DeviceState *dev, Error **errp)
         s->reset_srcid >= 1u << s->reset_srcbits) {
         error_setg(errp, "srcid %u does not fit in srcid-bits %u (0-%d)",
                    s->reset_srcid, s->reset_srcbits, TE_SRC_BITS_MAX);
+        return;
+    }
+    if (s->start_sync_mode != ETRACE_SYNC_MODE_OFF &&
+        s->start_sync_mode != ETRACE_SYNC_MODE_PACKETS &&
+        s->start_sync_mode != ETRACE_SYNC_MODE_HALFWORDS) {
+        error_setg(errp, "sync-mode %u is not one this encoder implements "
+                   "(0 off, 1 packets, 3 half-words)", s->start_sync_mode);
+        return;
+    }
+    if (s->start_sync_max > 15) {
+        error_setg(errp, "sync-max %u is out of range (0-15)",
+                   s->start_sync_max);
         return;
     }
     memory_region_init_io(&s->mmio, OBJECT(s), &te_ops, s,
@@ -692,6 +713,13 @@ static const Property te_properties[] = {
     DEFINE_PROP_UINT32("srcid", RISCVTraceEncoder, reset_srcid, 0),
     DEFINE_PROP_UINT8("srcid-bits", RISCVTraceEncoder, reset_srcbits, 0),
     DEFINE_PROP_BOOL("start", RISCVTraceEncoder, start, false),
+    /* trTeInstNoAddrDiff after reset (the spec leaves it undefined) */
+    DEFINE_PROP_BOOL("no-addr-diff", RISCVTraceEncoder, reset_no_addr_diff,
+                     false),
+    /* trTeInstSyncMode and trTeInstSyncMax when tracing from reset */
+    DEFINE_PROP_UINT8("sync-mode", RISCVTraceEncoder, start_sync_mode,
+                      ETRACE_SYNC_MODE_PACKETS),
+    DEFINE_PROP_UINT8("sync-max", RISCVTraceEncoder, start_sync_max, 8),
 };
 
 static void te_class_init(ObjectClass *klass, const void *data)
