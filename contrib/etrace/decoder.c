@@ -227,6 +227,14 @@ static bool follow(EtdDecoder *d, const EtdStop *s, GError **errp)
             ETD_ERROR(errp, "no code at 0x%" PRIx64, d->pc);
             return false;
         }
+        if (!next->count && uninf && !unprocessed(d)) {
+            /* Into code no image holds, until a packet reports known code */
+            d->in_unknown = true;
+            if (d->sink->gap) {
+                d->sink->gap(d->sink->opaque, d->src, "no program image");
+            }
+            return true;
+        }
         if (!next->count) {
             ETD_ERROR(errp, "the flow from 0x%" PRIx64 " goes to 0x%" PRIx64
                       ", which is outside the program images", d->pc, to);
@@ -257,8 +265,8 @@ static bool exception_address(EtdDecoder *d, const ETraceTeInst *t,
         *epc = full_address(d, t->address);
         return true;
     }
-    if (d->start_of_trace) {
-        /* Joining the trace here: the EPC is not known. */
+    if (d->start_of_trace || d->in_unknown) {
+        /* Joining the trace here, or after unknown code: no EPC. */
         *epc = ETD_EPC_UNKNOWN;
         return true;
     }
@@ -321,9 +329,21 @@ static bool sync_packet(EtdDecoder *d, const ETraceTeInst *t, GError **errp)
     d->address = addr;
     b = etd_image_block(d->img, addr);
     if (!b->count) {
-        ETD_ERROR(errp, "synchronisation at 0x%" PRIx64 ", which is "
-                  "outside the program images", addr);
-        return false;
+        /*
+         * No program image holds the code (firmware, a reset vector):
+         * the instructions up to the next address reported in known code
+         * cannot be followed.  The packets' addresses still chain.
+         */
+        if (!d->in_unknown && d->sink->gap) {
+            d->sink->gap(d->sink->opaque, d->src, "no program image");
+        }
+        d->in_unknown = true;
+        d->branches = 0;
+        d->branch_map = 0;
+        d->privilege = t->privilege;
+        d->start_of_trace = false;
+        d->synced = true;
+        return true;
     }
     if (t->subformat == ETRACE_SYNC_TRAP || d->start_of_trace) {
         d->branches = 0;
@@ -334,7 +354,8 @@ static bool sync_packet(EtdDecoder *d, const ETraceTeInst *t, GError **errp)
         d->branch_map |= (uint64_t)t->branch << d->branches;
         d->branches++;
     }
-    if (t->subformat == ETRACE_SYNC_START && !d->start_of_trace) {
+    if (t->subformat == ETRACE_SYNC_START && !d->start_of_trace &&
+        !d->in_unknown) {
         EtdStop s = { .t = t };
 
         if (!follow(d, &s, errp)) {
@@ -346,6 +367,7 @@ static bool sync_packet(EtdDecoder *d, const ETraceTeInst *t, GError **errp)
     }
     d->privilege = t->privilege;
     d->start_of_trace = false;
+    d->in_unknown = false;
     d->synced = true;
     return true;
 }
@@ -378,6 +400,43 @@ static bool support_packet(EtdDecoder *d, const ETraceTeInst *t,
                      t->qual_status == ETRACE_QUAL_TRACE_LOST ?
                      "trace lost" : "trace ended");
     }
+    return true;
+}
+
+/*
+ * After code no image holds: a format 1 or 2 packet whose address is in
+ * known code gives the next instruction retired there.  The outcomes in
+ * its branch map are of branches in the unknown code, but for the last
+ * one when the instruction at the address is itself a branch.
+ */
+static bool resume(EtdDecoder *d, const ETraceTeInst *t)
+{
+    EtdBlock *b;
+    uint64_t last;
+
+    if (t->format == ETRACE_FMT_BRANCH && !t->branches) {
+        d->branches = 0;
+        d->branch_map = 0;
+        return true;
+    }
+    b = etd_image_block(d->img, d->address);
+    if (!b->count) {
+        d->branches = 0;
+        d->branch_map = 0;
+        return true;
+    }
+    last = d->branches ? (d->branch_map >> (d->branches - 1)) & 1 : 0;
+    d->stop_at_last_branch = false;
+    d->in_unknown = false;
+    set_pc(d, d->address, b);
+    if (b->count == 1 && b->end == ETD_END_BRANCH && d->branches) {
+        d->branches = 1;
+        d->branch_map = last;
+    } else {
+        d->branches = 0;
+        d->branch_map = 0;
+    }
+    report(d, d->privilege);
     return true;
 }
 
@@ -441,6 +500,9 @@ bool etd_decoder_packet(EtdDecoder *d, const ETraceTeInst *t, GError **errp)
         d->branch_map |= (uint64_t)(t->branch_map &
                                     ((UINT64_C(1) << n) - 1)) << d->branches;
         d->branches += n;
+    }
+    if (d->in_unknown) {
+        return resume(d, t);
     }
     if (!follow(d, &s, errp)) {
         goto fail;

@@ -134,6 +134,7 @@ typedef struct EtdDecoder {
     bool start_of_trace;
     bool stop_at_last_branch;
     bool inferred_address;
+    bool in_unknown;        /* pc is in code no image holds */
 
     /* Statistics. */
     bool synced;            /* a synchronisation packet was decoded */

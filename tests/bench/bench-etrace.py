@@ -14,7 +14,11 @@ and reported as the median of the per-pair ratios of CPU time (user +
 system of the QEMU process), with min and max; pairs of all comparisons
 are interleaved.  Also reported: the bytes each configuration writes,
 and for the trace the bits per retired instruction (the guest prints
-minstret, exact with Smcntrpmf: one more run counts the instructions).  With --profile, perf record of a trace
+minstret, exact with Smcntrpmf: one more run counts the instructions).
+With --decoder: the size of the trace with each encoder option set the
+trace can start with, and the decoder's speed on the default trace
+(median of RUNS runs of etrace-decode --output=stats: reconstructed
+instructions and packet bytes per second).  With --profile, perf record of a trace
 run prints where the time goes.
 """
 
@@ -26,7 +30,10 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'scripts'))
 import bench_lib  # noqa: E402
+import qemu_record  # noqa: E402
 
 CPU = 'rv64'
 # A tenth of bench-ctr's rounds: QEMU's -d exec log of the whole
@@ -37,6 +44,16 @@ PAIRS = [
     ('trace / no trace', 'trace', 'no-trace'),
     ('-d exec,nochain / no trace', 'exec-log', 'no-trace'),
     ('-d exec,nochain / trace', 'exec-log', 'trace'),
+]
+
+
+OPTION_SETS = [
+    ('differential addresses, resync every 4096 packets (default)', []),
+    ('full addresses', ['-global', 'riscv-trace-encoder.no-addr-diff=on']),
+    ('resync every 4096 half-words',
+     ['-global', 'riscv-trace-encoder.sync-mode=3']),
+    ('resync every 16 packets',
+     ['-global', 'riscv-trace-encoder.sync-max=0']),
 ]
 
 
@@ -74,6 +91,7 @@ def main():
     ap.add_argument('--qemu', required=True)
     ap.add_argument('--elf', required=True)
     ap.add_argument('--profile', action='store_true')
+    ap.add_argument('--decoder', help='etrace-decode, for its figures')
     args = ap.parse_args()
     if args.runs < 5:
         ap.error('--runs must be at least 5')
@@ -119,6 +137,55 @@ def main():
         bits = f'{8 * size / n:.4f}' if size else '-'
         print(f'| {c} | {statistics.median(times[c]):.3f} | {size} | '
               f'{bits} |')
+
+    if args.decoder:
+        decoder_figures(args, n)
+
+
+def decoder_figures(args, n):
+    """Trace size per option set; decoder speed on the default trace."""
+    import subprocess
+    import time
+    with tempfile.TemporaryDirectory() as tmp:
+        # the reset vector's code, from QEMU's listing of it
+        log = os.path.join(tmp, 'in_asm.log')
+        subprocess.run(command(args.qemu, args.elf, 'no-trace', None) +
+                       ['-d', 'in_asm', '-D', log], check=True,
+                       capture_output=True)
+        rec = qemu_record.Record()
+        with open(log, encoding='utf-8', errors='replace') as f:
+            for line in f:
+                rec.feed(line)
+        rom = os.path.join(tmp, 'rom.bin')
+        addr = qemu_record.write_rom(rec.code, rom)
+        images = ['--elf', args.elf, '--bin', f'{rom}@{addr:#x}']
+        print('\n| encoder options | bytes | bits per instruction | '
+              'bytes per million instructions |')
+        print('|---|---|---|---|')
+        traces = []
+        for label, extra in OPTION_SETS:
+            out = os.path.join(tmp, f'trace{len(traces)}.bin')
+            subprocess.run(command(args.qemu, args.elf, 'trace', out) + extra,
+                           check=True, capture_output=True)
+            size = os.path.getsize(out)
+            traces.append(out)
+            print(f'| {label} | {size} | {8 * size / n:.4f} | '
+                  f'{size * 1e6 / n:.0f} |')
+        times = []
+        for _ in range(args.runs):
+            t0 = time.perf_counter()
+            res = subprocess.run([args.decoder, '--output=stats'] + images +
+                                 [traces[0]], check=True,
+                                 capture_output=True, text=True)
+            times.append(time.perf_counter() - t0)
+        insns = int(re.search(r'instructions: (\d+)', res.stdout).group(1))
+        t = statistics.median(times)
+        size = os.path.getsize(traces[0])
+        print(f'\nDecoder (etrace-decode --output=stats, default trace, '
+              f'median of {args.runs} runs, wall time): {t:.3f} s for '
+              f'{insns} instructions and {size} bytes: '
+              f'{insns / t / 1e6:.0f} million instructions/s, '
+              f'{size / t / 1e6:.1f} MB/s')
 
 
 if __name__ == '__main__':

@@ -120,3 +120,19 @@ class Record:
 
     def blocks(self):
         return [e for e in self.stream if isinstance(e, dict)]
+
+
+def write_rom(code, path):
+    """The code QEMU listed below RAM (the virt reset vector at 0x1000)
+    as a raw binary at @path; returns its address, or None."""
+    rom = {pc: v for pc, v in code.items() if pc < 0x80000000}
+    if not rom:
+        return None
+    lo = min(rom)
+    hi = max(pc + size for pc, (_, size) in rom.items())
+    data = bytearray(hi - lo)
+    for pc, (insn, size) in rom.items():
+        data[pc - lo:pc - lo + size] = insn.to_bytes(size, 'little')
+    with open(path, 'wb') as f:
+        f.write(data)
+    return lo

@@ -55,8 +55,9 @@ def main():
         img = ['--bin', f'{code}@{c.BASE:#x}']
 
         def case(name, data, want_rc, want_flow=None, want_err=None,
-                 args=()):
-            rc, out, err = run(decoder, img + list(args), data, tmp)
+                 args=(), images=None):
+            rc, out, err = run(decoder, (images or img) + list(args), data,
+                               tmp)
             ok = rc == want_rc
             if want_flow is not None:
                 ok = ok and flow_of(out) == want_flow
@@ -99,10 +100,20 @@ def main():
         case('context-packet', frames[0] + c.frame(ctx) +
              b''.join(frames[1:]), 1, good, f'byte {at}: srcID 0: a packet '
              'this decoder cannot read (format 3)')
+        # a start in code no image holds, then a jump into the program:
+        # decoding resumes there
         case('sync-outside-images',
-             c.stream([c.support(), c.start(0x90000000)]), 1, [],
-             f'byte {at}: srcID 0: synchronisation at 0x90000000, which is '
-             'outside the program images')
+             c.stream([c.support(), c.start(0x90000000),
+                       c.addr_only((c.BASE + 0x10 - 0x90000000) >> 1),
+                       c.addr_only(2)]), 0, [c.BASE + 0x10, c.BASE + 0x14])
+        # the program image ends at 0x0c: the not taken bnez runs out of it
+        short = os.path.join(tmp, 'short.bin')
+        with open(short, 'wb') as f:
+            f.write(c.CODE[:0x0c])
+        case('flow-runs-out-of-image', b''.join(frames), 1, good[:7],
+             'the flow from 0x80000008 goes to 0x8000000c, which is '
+             'outside the program images',
+             images=['--bin', f'{short}@{c.BASE:#x}'])
         # four outcomes where the program has three branches before its
         # return: one is left over at the reported return target
         over = c.stream([c.support(), c.start(c.BASE),
@@ -110,13 +121,12 @@ def main():
         case('branch-map-does-not-fit', over, 1, good[:10],
              'reached 0x80000010 after an uninferable jump with 1 branch '
              'outcomes unused')
-        # the first return target is reported, then jr t1 goes nowhere
+        # jr t1 goes to code no image holds, then back into the program
         nowhere = c.stream([c.support(), c.start(c.BASE),
                             c.branch(3, 0b100, 0x10 >> 1),
-                            c.addr_only((0x10000000 - 0x10) >> 1)])
-        case('flow-outside-images', nowhere, 1, good[:10],
-             'the flow from 0x80000010 goes to 0x90000000, which is outside '
-             'the program images')
+                            c.addr_only((0x10000000 - 0x10) >> 1),
+                            c.addr_only((0x14 - 0x10000000) >> 1)])
+        case('jump-out-of-images-and-back', nowhere, 0, good)
         case('never-syncs', c.stream([c.support(), c.addr_only(2),
                                       c.addr_only(2)]), 1, [],
              'srcID 0: 3 packets and no synchronisation packet')

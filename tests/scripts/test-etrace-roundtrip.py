@@ -120,19 +120,10 @@ def expected(log, rv32, harts):
 
 
 def rom_image(code, tmp):
-    """The code QEMU ran below RAM (the reset vector) as a raw binary."""
-    rom = {pc: v for pc, v in code.items() if pc < 0x80000000}
-    if not rom:
-        return []
-    lo = min(rom)
-    hi = max(pc + size for pc, (_, size) in rom.items())
-    data = bytearray(hi - lo)
-    for pc, (insn, size) in rom.items():
-        data[pc - lo:pc - lo + size] = insn.to_bytes(size, 'little')
+    """--bin arguments for the code QEMU ran below RAM (the reset vector)."""
     path = os.path.join(tmp, 'rom.bin')
-    with open(path, 'wb') as f:
-        f.write(data)
-    return ['--bin', f'{path}@{lo:#x}']
+    addr = qemu_record.write_rom(code, path)
+    return [] if addr is None else ['--bin', f'{path}@{addr:#x}']
 
 
 def decoded(decoder, elf, images, trace, srcid_bits, cpu):
