@@ -171,11 +171,13 @@ void etd_stream_finish(EtdStream *m, size_t left)
         if (!d || d->synced) {
             continue;
         }
-        n = d->packets[0] + d->packets[1] + d->packets[2] + d->packets[5];
+        /* Support packets alone: the source traced nothing. */
+        n = d->packets[0] + d->packets[1] + d->packets[2];
         if (n) {
             g_autofree char *msg =
-                g_strdup_printf("srcID %u: %" PRIu64 " packets and no "
-                                "synchronisation packet to start from", i, n);
+                g_strdup_printf("srcID %u: %" PRIu64 " packets of formats "
+                                "0 to 2 and no synchronisation packet to "
+                                "start from", i, n);
             stream_error(m, m->offset, msg);
         }
     }

@@ -129,7 +129,8 @@ def main():
         case('jump-out-of-images-and-back', nowhere, 0, good)
         case('never-syncs', c.stream([c.support(), c.addr_only(2),
                                       c.addr_only(2)]), 1, [],
-             'srcID 0: 3 packets and no synchronisation packet')
+             'srcID 0: 2 packets of formats 0 to 2 and no synchronisation '
+             'packet')
         case('no-sync-sequence', b'\x12' * 40, 1, [],
              'the stream ends before a synchronisation sequence',
              args=['--join'])
