@@ -121,6 +121,16 @@ static bool stop_here(EtdDecoder *d, const EtdStop *s, bool uninf,
     return !unprocessed(d) && (t->privilege == d->privilege || xret);
 }
 
+/* The block at @to, an inferable successor linked from @link. */
+static inline EtdBlock *successor(EtdDecoder *d, EtdBlock **link,
+                                  uint64_t to)
+{
+    if (!*link) {
+        *link = etd_image_block(d->img, to);
+    }
+    return *link;
+}
+
 /*
  * Follow the program from pc to the packet's address
  * (follow_execution_path).  Reports every instruction passed, the one
@@ -182,33 +192,21 @@ static bool follow(EtdDecoder *d, const EtdStop *s, GError **errp)
             }
             if (d->branch_map & 1) {
                 to = b->last + b->last_size;
-                next = b->next_seq;
-                if (!next) {
-                    next = b->next_seq = etd_image_block(d->img, to);
-                }
+                next = successor(d, &b->next_seq, to);
             } else {
                 to = b->target;
-                next = b->next_target;
-                if (!next) {
-                    next = b->next_target = etd_image_block(d->img, to);
-                }
+                next = successor(d, &b->next_target, to);
             }
             d->branch_map >>= 1;
             d->branches--;
             break;
         case ETD_END_JUMP:
             to = b->target;
-            next = b->next_target;
-            if (!next) {
-                next = b->next_target = etd_image_block(d->img, to);
-            }
+            next = successor(d, &b->next_target, to);
             break;
         case ETD_END_SEQ:
             to = b->last + b->last_size;
-            next = b->next_seq;
-            if (!next) {
-                next = b->next_seq = etd_image_block(d->img, to);
-            }
+            next = successor(d, &b->next_seq, to);
             break;
         case ETD_END_XRET:
             xret = true;

@@ -484,18 +484,19 @@ void etrace_enc_block(ETraceEnc *e, uint64_t first, unsigned first_size,
             if (unlikely(e->branches == ETRACE_MAX_BRANCHES)) {
                 send_branch_map(e);
             }
+            /* The block's first row is now the held one. */
+            e->prev.itype = itype;
+            e->cur.addr = first;
+            e->cur.itype = ETRACE_ITYPE_NONE;
+            e->cur.halfwords = 0;
             if (count > 1 && likely(!resync_near_after_packet(e))) {
                 if (itype_is_updiscon(itype)) {
                     /*
-                     * The first row is the target of an uninferable
-                     * discontinuity, followed by a retired row of its
-                     * mode: etrace_enc_decide_slow() reports it, with no
-                     * resync due.
+                     * It is the target of an uninferable discontinuity,
+                     * followed by a retired row of its mode:
+                     * etrace_enc_decide_slow() reports it, with no resync
+                     * due.
                      */
-                    e->prev.itype = itype;
-                    e->cur.addr = first;
-                    e->cur.itype = ETRACE_ITYPE_NONE;
-                    e->cur.halfwords = 0;
                     send_branch(e, &e->cur, false, true);
                 }
                 /*
@@ -505,14 +506,9 @@ void etrace_enc_block(ETraceEnc *e, uint64_t first, unsigned first_size,
                  */
                 e->prev.itype = ETRACE_ITYPE_NONE;
                 e->cur.addr = last;
-                e->cur.itype = ETRACE_ITYPE_NONE;
                 e->cur.halfwords = halfwords;
                 return;
             }
-            e->prev.itype = itype;
-            e->cur.addr = first;
-            e->cur.itype = ETRACE_ITYPE_NONE;
-            e->cur.halfwords = 0;
         } else {
             etrace_enc_decide_slow(e, &r, false);
             e->prev = e->cur;
