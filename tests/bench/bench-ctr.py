@@ -107,12 +107,7 @@ def main():
 
     print(f'CTR benchmark: {args.runs} paired runs per comparison, CPU '
           f'time of the QEMU process (bench-ctr.elf)\n')
-    print('| comparison | median ratio | min | max |')
-    print('|---|---|---|---|')
-    for label, _, _ in PAIRS:
-        r = ratios[label]
-        print(f'| {label} | {statistics.median(r):.3f} | {min(r):.3f} '
-              f'| {max(r):.3f} |')
+    bench_lib.print_ratios(PAIRS, ratios)
     print('\n| QEMU | configuration | median CPU time (s) | runs |')
     print('|---|---|---|---|')
     for (q, c), t in sorted(times.items()):

@@ -123,12 +123,7 @@ def main():
     print(f'E-Trace benchmark: {args.runs} paired runs per comparison, CPU '
           f'time of the QEMU process (bench-ctr.elf, {n} instructions '
           f'retired)\n')
-    print('| comparison | median ratio | min | max |')
-    print('|---|---|---|---|')
-    for label, _, _ in PAIRS:
-        r = ratios[label]
-        print(f'| {label} | {statistics.median(r):.3f} | {min(r):.3f} '
-              f'| {max(r):.3f} |')
+    bench_lib.print_ratios(PAIRS, ratios)
     print('\n| configuration | median CPU time (s) | bytes written | '
           'bits per instruction |')
     print('|---|---|---|---|')

@@ -4,6 +4,7 @@
 
 import os
 import shutil
+import statistics
 import subprocess
 import tempfile
 
@@ -42,3 +43,13 @@ def profile(cmd, what):
     print('```')
     print('\n'.join(lines[:15]))
     print('```')
+
+
+def print_ratios(pairs, ratios):
+    """The table of median, min and max ratio of each comparison."""
+    print('| comparison | median ratio | min | max |')
+    print('|---|---|---|---|')
+    for label, _, _ in pairs:
+        r = ratios[label]
+        print(f'| {label} | {statistics.median(r):.3f} | {min(r):.3f} '
+              f'| {max(r):.3f} |')

@@ -16,7 +16,10 @@ Reads a log of "-d in_asm,exec,nochain,int" (10.2) line by line:
     before A (icount, I/O in the middle of a block).
 """
 
+import os
 import re
+import subprocess
+import sys
 
 IN_INSN = re.compile(r'^0x([0-9a-f]+):  ([0-9a-f]+) ')
 TRACE = re.compile(r'^Trace \d+: (0x[0-9a-f]+) \[[0-9a-f]+/[0-9a-f]+/'
@@ -136,3 +139,22 @@ def write_rom(code, path):
     with open(path, 'wb') as f:
         f.write(data)
     return lo
+
+
+def run_traced(qemu, elf, cpu, extra, tmp):
+    """Run a guest with "-M virt,trace=on,trace-start=on" writing its trace
+    to a file and, in the same run, QEMU's record of what it executed
+    ("-d in_asm,exec,nochain,int").  Returns the paths of the log and the
+    trace; exits when the guest fails."""
+    log = os.path.join(tmp, 'exec.log')
+    trace = os.path.join(tmp, 'trace.bin')
+    cmd = [qemu, '-M', 'virt,trace=on,trace-chardev=tr,trace-start=on',
+           '-chardev', f'file,id=tr,path={trace}',
+           '-bios', 'none', '-display', 'none', '-monitor', 'none',
+           '-serial', 'null', '-no-reboot', '-cpu', cpu,
+           '-kernel', elf] + extra + \
+          ['-d', 'in_asm,exec,nochain,int', '-D', log]
+    res = subprocess.run(cmd, timeout=600, check=False)
+    if res.returncode != 0:
+        sys.exit(f'guest failed (exit {res.returncode}): {cmd}')
+    return log, trace

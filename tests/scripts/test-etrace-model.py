@@ -23,7 +23,6 @@ the end of the run (the finisher's spin loop).
 
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
@@ -280,17 +279,8 @@ def main():
         sys.exit(__doc__)
     qemu, elf, cpu = sys.argv[1:4]
     with tempfile.TemporaryDirectory() as tmp:
-        log = os.path.join(tmp, 'exec.log')
-        trace = os.path.join(tmp, 'trace.bin')
-        cmd = [qemu, '-M', 'virt,trace=on,trace-chardev=tr,trace-start=on',
-               '-chardev', f'file,id=tr,path={trace}',
-               '-bios', 'none', '-display', 'none', '-monitor', 'none',
-               '-serial', 'null', '-no-reboot', '-cpu', cpu,
-               '-kernel', elf] + sys.argv[4:] + \
-              ['-d', 'in_asm,exec,nochain,int', '-D', log]
-        res = subprocess.run(cmd, timeout=600, check=False)
-        if res.returncode != 0:
-            sys.exit(f'guest failed (exit {res.returncode}): {cmd}')
+        log, trace = qemu_record.run_traced(qemu, elf, cpu, sys.argv[4:],
+                                            tmp)
         stream = record(log)
         with open(trace, 'rb') as f:
             data = f.read()

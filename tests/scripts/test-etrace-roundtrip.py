@@ -218,17 +218,7 @@ def main():
         harts = int(extra[extra.index('-smp') + 1])
     srcid_bits = 8 if harts > 1 else 0
     with tempfile.TemporaryDirectory() as tmp:
-        log = os.path.join(tmp, 'exec.log')
-        trace = os.path.join(tmp, 'trace.bin')
-        cmd = [qemu, '-M', 'virt,trace=on,trace-chardev=tr,trace-start=on',
-               '-chardev', f'file,id=tr,path={trace}',
-               '-bios', 'none', '-display', 'none', '-monitor', 'none',
-               '-serial', 'null', '-no-reboot', '-cpu', cpu,
-               '-kernel', elf] + extra + \
-              ['-d', 'in_asm,exec,nochain,int', '-D', log]
-        res = subprocess.run(cmd, timeout=600, check=False)
-        if res.returncode != 0:
-            sys.exit(f'guest failed (exit {res.returncode}): {cmd}')
+        log, trace = qemu_record.run_traced(qemu, elf, cpu, extra, tmp)
         want, code = expected(log, cpu.startswith('rv32'), harts)
         got = decoded(decoder, elf, rom_image(code, tmp), trace, srcid_bits,
                       cpu)
