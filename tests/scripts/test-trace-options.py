@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The virt machine's trace options: bad combinations fail with a clear
-message (TAP).
+message; the encoder properties for a trace started from reset set the
+registers they name (TAP).
 
 Usage: test-trace-options.py QEMU
 """
 
+import json
+import re
 import subprocess
 import sys
 
@@ -31,6 +34,13 @@ CASES = [
      'trace-chardev and trace-start need trace=on'),
     ('an unknown chardev', ['-M', 'virt,trace=on,trace-chardev=nope'],
      "trace-chardev: no chardev with id 'nope'"),
+    ('a resync mode the encoder does not implement',
+     ['-M', 'virt,trace=on', '-global', 'riscv-trace-encoder.sync-mode=2'],
+     'sync-mode 2 is not one this encoder implements (0 off, 1 packets, '
+     '3 half-words)'),
+    ('a resync period out of range',
+     ['-M', 'virt,trace=on', '-global', 'riscv-trace-encoder.sync-max=16'],
+     'sync-max 16 is out of range (0-15)'),
     ('more harts than funnel slots',
      ['-M', 'virt,trace=on', '-smp', '100', '-m', '2G'],
      f'trace: 100 harts need {funnels(100)} trace funnels, the machine '
@@ -38,9 +48,40 @@ CASES = [
 ]
 
 
+# trTeControl: Active (0), Enable (1), InstTracing (2), InstMode 6:4 (7
+# for E-Trace), InstSyncMode 17:16, InstSyncMax 23:20; trTeInstFeatures:
+# NoAddrDiff (0).  Hart 0's encoder is at 0x3020000.
+def control(mode, period):
+    return 1 | 1 << 1 | 1 << 2 | 7 << 4 | mode << 16 | period << 20
+
+
+REGISTERS = [
+    ('trace-start defaults', [], control(1, 8), 0),
+    ('no-addr-diff, sync-mode, sync-max',
+     ['-global', 'riscv-trace-encoder.no-addr-diff=on',
+      '-global', 'riscv-trace-encoder.sync-mode=3',
+      '-global', 'riscv-trace-encoder.sync-max=0'], control(3, 0), 1),
+]
+
+
+def registers(qemu, args):
+    """trTeControl and trTeInstFeatures of hart 0's encoder after reset."""
+    cmds = [{'execute': 'qmp_capabilities'},
+            {'execute': 'human-monitor-command',
+             'arguments': {'command-line': 'xp /3wx 0x3020000'}},
+            {'execute': 'quit'}]
+    res = subprocess.run([qemu] + BASE + ['-M', 'virt,trace=on,trace-start=on',
+                                         '-qmp', 'stdio'] + args,
+                         capture_output=True, text=True, timeout=60,
+                         input=''.join(json.dumps(c) + '\n' for c in cmds))
+    m = re.search(r'0x([0-9a-f]{8}) 0x[0-9a-f]{8} 0x([0-9a-f]{8})',
+                  res.stdout)
+    return (int(m.group(1), 16), int(m.group(2), 16)) if m else None
+
+
 def main():
     qemu = sys.argv[1]
-    print(f'1..{len(CASES) + 1}')
+    print(f'1..{len(CASES) + 1 + len(REGISTERS)}')
     failed = 0
     for i, (what, args, message) in enumerate(CASES, 1):
         res = subprocess.run([qemu] + BASE + args, capture_output=True,
@@ -61,6 +102,15 @@ def main():
     print(f'{"ok" if ok else "not ok"} {len(CASES) + 1} - 88 harts fit')
     if not ok:
         print(f'# exit {res.returncode}, stderr: {res.stderr.strip()}')
+    for i, (what, args, ctl, features) in enumerate(REGISTERS,
+                                                    len(CASES) + 2):
+        got = registers(qemu, args)
+        ok = got == (ctl, features)
+        failed += not ok
+        print(f'{"ok" if ok else "not ok"} {i} - {what}')
+        if not ok:
+            print(f'# trTeControl, trTeInstFeatures: {got}, wanted '
+                  f'{(hex(ctl), hex(features))}')
     sys.exit(1 if failed else 0)
 
 
