@@ -12,6 +12,8 @@ Reads a log of "-d in_asm,exec,nochain,int" (10.2) line by line:
     exception: the instructions of the block just entered from E on did
     not retire (ecall and ebreak included: they trap); "async:1" is an
     interrupt taken after the block;
+  - "riscv_cpu_do_interrupt: ... double trap: mcause:C": the trap just
+    logged was an S-mode double trap, and C (16) is the cause it wrote;
   - "cpu_io_recompile: rewound execution of TB to A": the block stopped
     before A (icount, I/O in the middle of a block).
 """
@@ -28,6 +30,8 @@ STOP = re.compile(r'^Stopped execution of TB chain before (0x[0-9a-f]+) ')
 TRAP = re.compile(r'riscv_cpu_do_interrupt: hart:\d+, async:(\d), '
                   r'cause:([0-9a-f]+), epc:0x([0-9a-f]+), '
                   r'tval:0x([0-9a-f]+)')
+DOUBLE = re.compile(r'riscv_cpu_do_interrupt: hart:\d+, double trap: '
+                    r'mcause:([0-9a-f]+), ')
 REWOUND = re.compile(r'cpu_io_recompile: rewound execution of TB to '
                      r'([0-9a-f]+)')
 
@@ -113,6 +117,12 @@ class Record:
             self.stream.append(('trap', is_async, int(m.group(2), 16), epc,
                                 int(m.group(4), 16), self._last_code))
             self._last = None
+            return True
+        m = DOUBLE.search(line)
+        if m and self.stream and isinstance(self.stream[-1], tuple):
+            # the trap just logged became a double trap: mcause is 16
+            self.stream[-1] = self.stream[-1][:2] + \
+                (int(m.group(1), 16),) + self.stream[-1][3:]
             return True
         m = REWOUND.search(line)
         if m:

@@ -82,7 +82,10 @@ def retired_len(ev, code):
     if 8 <= cause <= 11:
         return 4
     insn = code.get(epc, code.get(epc & 0xffffffff))
-    if cause == 3 and insn and qemu_record.is_ebreak(*insn):
+    # an ecall or ebreak that raised a double trap (16) retires as well
+    if cause == 16 and insn == (0x73, 4):
+        return 4
+    if cause in (3, 16) and insn and qemu_record.is_ebreak(*insn):
         return insn[1]
     return 0
 

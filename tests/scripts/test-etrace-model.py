@@ -139,9 +139,11 @@ def rows_of(stream, rv32):
         if rv32:
             tval &= 0xffffffff
         insn = code.get(epc)
-        retires = not is_async and (8 <= cause <= 11 or
-                                    (cause == 3 and insn is not None and
-                                     qemu_record.is_ebreak(*insn)))
+        # ecall, ebreak and c.ebreak retire before their trap, also when
+        # it becomes a double trap (cause 16)
+        retires = not is_async and insn is not None and \
+            (8 <= cause <= 11 or cause == 16 and insn == (0x73, 4) or
+             cause in (3, 16) and qemu_record.is_ebreak(*insn))
         # A trap taken at the target of a trap return before a block was
         # entered there comes from the mode the xRET went to, which
         # QEMU's record does not show: the packets may say any.
