@@ -121,6 +121,23 @@ static bool stop_here(EtdDecoder *d, const EtdStop *s, bool uninf,
     return !unprocessed(d) && (t->privilege == d->privilege || xret);
 }
 
+static bool resume(EtdDecoder *d, const ETraceTeInst *t);
+
+/* The flow goes from @from (ETD_NO_PC: it starts) to code no image holds. */
+static void leave_images(EtdDecoder *d, uint64_t from, uint64_t to)
+{
+    if (d->in_unknown) {
+        return;
+    }
+    d->in_unknown = true;
+    d->left++;
+    d->left_from = from;
+    d->left_to = to;
+    if (d->sink->gap) {
+        d->sink->gap(d->sink->opaque, d->src, ETD_GAP_NO_IMAGE);
+    }
+}
+
 /* The block at @to, an inferable successor linked from @link. */
 static inline EtdBlock *successor(EtdDecoder *d, EtdBlock **link,
                                   uint64_t to)
@@ -225,13 +242,17 @@ static bool follow(EtdDecoder *d, const EtdStop *s, GError **errp)
             ETD_ERROR(errp, "no code at 0x%" PRIx64, d->pc);
             return false;
         }
-        if (!next->count && uninf && !unprocessed(d)) {
-            /* Into code no image holds, until a packet reports known code */
-            d->in_unknown = true;
-            if (d->sink->gap) {
-                d->sink->gap(d->sink->opaque, d->src, "no program image");
-            }
-            return true;
+        if (!next->count && (!uninf || d->branches <= 1)) {
+            /*
+             * Into code no image holds (code written at run time), until
+             * a packet reports known code: this one, when a jump or the
+             * end of the code led there (the outcomes left are of
+             * branches in the unknown code), or a later one, when it is
+             * the target of an uninferable jump (one outcome may be left:
+             * the instruction at the address may be a branch).
+             */
+            leave_images(d, d->pc, to);
+            return resume(d, t);
         }
         if (!next->count) {
             ETD_ERROR(errp, "the flow from 0x%" PRIx64 " goes to 0x%" PRIx64
@@ -330,12 +351,19 @@ static bool sync_packet(EtdDecoder *d, const ETraceTeInst *t, GError **errp)
         /*
          * No program image holds the code (firmware, a reset vector):
          * the instructions up to the next address reported in known code
-         * cannot be followed.  The packets' addresses still chain.
+         * cannot be followed.  The packets' addresses still chain.  A
+         * synchronisation in the middle of the trace (a privilege change)
+         * first ends the known code: up to the jump into the unknown.
          */
-        if (!d->in_unknown && d->sink->gap) {
-            d->sink->gap(d->sink->opaque, d->src, "no program image");
+        if (t->subformat == ETRACE_SYNC_START && !d->start_of_trace &&
+            !d->in_unknown) {
+            EtdStop s = { .t = t };
+
+            if (!follow(d, &s, errp)) {
+                return false;
+            }
         }
-        d->in_unknown = true;
+        leave_images(d, d->start_of_trace ? ETD_NO_PC : d->pc, addr);
         d->branches = 0;
         d->branch_map = 0;
         d->privilege = t->privilege;
@@ -434,7 +462,7 @@ static bool resume(EtdDecoder *d, const ETraceTeInst *t)
         d->branches = 0;
         d->branch_map = 0;
     }
-    report(d, d->privilege);
+    report(d, t->format == ETRACE_FMT_SYNC ? t->privilege : d->privilege);
     return true;
 }
 

@@ -98,6 +98,10 @@ const char *etd_image_symbolize(EtdImage *img, uint64_t pc, char *buf,
 void etd_image_set_rv32(EtdImage *img, bool rv32);
 
 #define ETD_EPC_UNKNOWN UINT64_MAX
+#define ETD_NO_PC       UINT64_MAX
+
+/* The reason of the gap reported when the flow leaves the images. */
+#define ETD_GAP_NO_IMAGE "no program image"
 
 /* What the decoder reports. */
 typedef struct EtdSink {
@@ -135,6 +139,8 @@ typedef struct EtdDecoder {
     bool stop_at_last_branch;
     bool inferred_address;
     bool in_unknown;        /* pc is in code no image holds */
+    /* The last way into code no image holds: from (or ETD_NO_PC), to. */
+    uint64_t left_from, left_to;
 
     /* Statistics. */
     bool synced;            /* a synchronisation packet was decoded */
@@ -142,6 +148,7 @@ typedef struct EtdDecoder {
     uint64_t packets[6];    /* F0, F1, F2, F3.0, F3.1, F3.3 */
     uint64_t traps;
     uint64_t errors;
+    uint64_t left;          /* times the flow left the images */
 } EtdDecoder;
 
 void etd_decoder_init(EtdDecoder *d, EtdImage *img, const EtdSink *sink,

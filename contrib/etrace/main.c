@@ -21,6 +21,7 @@ typedef struct EtdMain {
     EtdStream stream;
     EtdOutput output;
     bool all_sources;
+    bool quiet;                 /* no warnings */
     EtdSink sink;
     FILE *out;
     char obuf[1 << 16];
@@ -133,10 +134,33 @@ static void sink_trap(void *opaque, unsigned src, bool interrupt,
     }
 }
 
+/* Where the flow left the program images, on stderr. */
+static void warn_left(EtdMain *m, unsigned src)
+{
+    EtdDecoder *d = etd_stream_decoder(&m->stream, src);
+
+    out_flush(m);
+    if (d->left_from == ETD_NO_PC) {
+        fprintf(stderr, "etrace-decode: byte %" PRIu64 ": srcID %u: "
+                "warning: the trace starts at 0x%" PRIx64 ", outside the "
+                "program images; a gap until a packet reports code in "
+                "them\n", m->stream.offset, src, d->left_to);
+    } else {
+        fprintf(stderr, "etrace-decode: byte %" PRIu64 ": srcID %u: "
+                "warning: the flow from 0x%" PRIx64 " goes to 0x%" PRIx64
+                ", outside the program images; a gap until a packet "
+                "reports code in them\n", m->stream.offset, src,
+                d->left_from, d->left_to);
+    }
+}
+
 static void sink_gap(void *opaque, unsigned src, const char *why)
 {
     EtdMain *m = opaque;
 
+    if (!m->quiet && !strcmp(why, ETD_GAP_NO_IMAGE)) {
+        warn_left(m, src);
+    }
     if (m->output != ETD_OUT_FLOW) {
         return;
     }
@@ -215,7 +239,7 @@ static bool parse_params(ETraceParams *params, unsigned *srcid_bits,
 static void print_stats(EtdMain *m)
 {
     EtdStream *st = &m->stream;
-    uint64_t insns = 0, f[6] = { 0 }, traps = 0;
+    uint64_t insns = 0, f[6] = { 0 }, traps = 0, left = 0;
     unsigned s, k;
 
     for (s = 0; s < ETD_MAX_SOURCES; s++) {
@@ -226,6 +250,7 @@ static void print_stats(EtdMain *m)
         }
         insns += d->insns;
         traps += d->traps;
+        left += d->left;
         for (k = 0; k < 6; k++) {
             f[k] += d->packets[k];
         }
@@ -242,6 +267,7 @@ static void print_stats(EtdMain *m)
             f[0], f[1], f[2], f[3], f[4], f[5]);
     fprintf(m->out, "instructions: %" PRIu64 "\n", insns);
     fprintf(m->out, "traps: %" PRIu64 "\n", traps);
+    fprintf(m->out, "gaps outside the images: %" PRIu64 "\n", left);
     if (insns) {
         fprintf(m->out, "bits per instruction: %.4f\n",
                 8.0 * (st->bytes + st->nulls) / insns);
@@ -255,7 +281,7 @@ int main(int argc, char **argv)
     g_autofree char *param = NULL, *output = NULL;
     g_autofree char *zc = NULL;
     gint64 src = -1;
-    gboolean join = false, rv32 = false;
+    gboolean join = false, rv32 = false, quiet = false;
     GOptionEntry entries[] = {
         { "elf", 'e', 0, G_OPTION_ARG_FILENAME_ARRAY, &elfs,
           "program image: an ELF file, optionally loaded at an offset",
@@ -275,6 +301,9 @@ int main(int argc, char **argv)
         { "join", 'j', 0, G_OPTION_ARG_NONE, &join,
           "the stream starts mid-way: skip to the first sync sequence",
           NULL },
+        { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet,
+          "no warning where the flow leaves the program images (code "
+          "written at run time, code of other programs)", NULL },
         { "rv32", 0, 0, G_OPTION_ARG_NONE, &rv32,
           "raw binaries hold RV32 code (c.jal)", NULL },
         { "zc", 0, 0, G_OPTION_ARG_STRING, &zc,
@@ -303,6 +332,7 @@ int main(int argc, char **argv)
         return 2;
     }
     m.out = stdout;
+    m.quiet = quiet;
     m.sink = (EtdSink) {
         .insn = sink_insn, .run = sink_run, .trap = sink_trap,
         .gap = sink_gap, .opaque = &m,

@@ -105,15 +105,50 @@ def main():
         case('sync-outside-images',
              c.stream([c.support(), c.start(0x90000000),
                        c.addr_only((c.BASE + 0x10 - 0x90000000) >> 1),
-                       c.addr_only(2)]), 0, [c.BASE + 0x10, c.BASE + 0x14])
-        # the program image ends at 0x0c: the not taken bnez runs out of it
+                       c.addr_only(2)]), 0, [c.BASE + 0x10, c.BASE + 0x14],
+             'srcID 0: warning: the trace starts at 0x90000000, outside '
+             'the program images')
+        # the program image ends at 0x0c: the not taken bnez runs out of
+        # it, and no later packet reports code in it (a warning, a gap)
         short = os.path.join(tmp, 'short.bin')
         with open(short, 'wb') as f:
             f.write(c.CODE[:0x0c])
-        case('flow-runs-out-of-image', b''.join(frames), 1, good[:7],
-             'the flow from 0x80000008 goes to 0x8000000c, which is '
-             'outside the program images',
+        at_map = len(frames[0]) + len(frames[1])
+        case('flow-runs-out-of-image', b''.join(frames), 0, good[:7],
+             f'byte {at_map}: srcID 0: warning: the flow from 0x80000008 '
+             'goes to 0x8000000c, outside the program images; a gap until '
+             'a packet reports code in them',
              images=['--bin', f'{short}@{c.BASE:#x}'])
+        rc, _, err = run(decoder, ['--bin', f'{short}@{c.BASE:#x}',
+                                   '--quiet'], b''.join(frames), tmp)
+        check('quiet', rc == 0 and not err, f'exit {rc}: {err!r}')
+        # the image ends before the function at 0x18: the jal goes out of
+        # it, the packet of its return to 0x10 comes back in
+        nofn = os.path.join(tmp, 'nofn.bin')
+        with open(nofn, 'wb') as f:
+            f.write(c.CODE[:0x18])
+        case('direct-jump-out-of-images-and-back', b''.join(frames), 0,
+             good[:8] + good[9:], f'byte {at_map}: srcID 0: warning: the '
+             'flow from 0x8000000c goes to 0x80000018, outside the '
+             'program images', images=['--bin', f'{nofn}@{c.BASE:#x}'])
+        rc, out, _ = run(decoder, ['--bin', f'{nofn}@{c.BASE:#x}',
+                                   '--output=flow', '--quiet'],
+                         b''.join(frames), tmp)
+        check('direct-jump-out-of-images-flow', rc == 0 and
+              out.splitlines()[8:10] == ['0 gap no program image',
+                                         '0 M  80000010 0x80000010'],
+              f'exit {rc}: {out!r}')
+        # stopped at the jal (0x0c), a synchronisation (a change to U) at
+        # code no image holds: the jal and the ret that leads there are
+        # followed first
+        to_u = c.stream([c.support(), c.start(c.BASE),
+                         c.branch(3, 0b100, 0x0c >> 1),
+                         c.start(0x90000000, priv=0)])
+        at_u = len(to_u) - len(c.frame(c.start(0x90000000, priv=0)))
+        case('sync-outside-images-mid-trace', to_u, 0,
+             good[:8] + [c.BASE + 0x18], f'byte {at_u}: srcID 0: warning: '
+             'the flow from 0x80000018 goes to 0x90000000, outside the '
+             'program images')
         # four outcomes where the program has three branches before its
         # return: one is left over at the reported return target
         over = c.stream([c.support(), c.start(c.BASE),
