@@ -126,6 +126,9 @@ def seeds():
         'full-map': head + b'\x00' + stream([support(), start(BASE + 4),
                                              branch(0, 0x7ffffffe),
                                              support(qual=1)]),
+        # the code ends before the function at 0x18: out of it and back
+        'jump-out': bytes([0x18 // 4]) + CODE[:0x18] + b'\x00' +
+        stream(GOOD),
     }
 
 
