@@ -2,23 +2,29 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
  * QTest for the RISC-V trace components of the virt machine (Trace
- * Control Interface 1.0): the registers of the encoder, funnel and PIB
- * sink (reset values, release from reset, WARL discovery, enabling and
- * disabling, Empty), and the bytes a traced guest program sends through
- * a socket chardev, worked out from the E-Trace 2.0 and Encapsulation 1.0
- * specifications.
+ * Control Interface 1.0): the registers of the encoder, funnel, PIB sink
+ * and RAM sinks (reset values, release from reset, WARL discovery,
+ * enabling and disabling, Empty), the bytes a traced guest program sends
+ * through a socket chardev and writes into a RAM sink's buffer (wrapping
+ * and stopping on wrap), worked out from the E-Trace 2.0, Encapsulation
+ * 1.0 and Trace Control Interface 1.0 specifications.
  */
 
 #include "qemu/osdep.h"
 #include "qapi/error.h"
 #include "qemu/sockets.h"
+#include "qemu/units.h"
 #include "libqtest.h"
 
 #define ENCODER0        0x3020000
 #define ENCODER1        0x3021000
 #define FUNNEL0         0x3012000
 #define PIB             0x3011000
+#define RAM0            0x6000000
+#define RAM1            0x6010000
 #define DRAM            0x80000000
+/* The trace buffer of the RAM sink tests. */
+#define BUF             0x80100000
 
 #define CONTROL         0x000
 #define IMPL            0x004
@@ -45,6 +51,19 @@
 #define CALIBRATE       (1u << 9)
 #define ASYNC_FREQ(f)   ((uint32_t)(f) << 12)
 #define DIVIDER(d)      ((uint32_t)(d) << 16)
+
+/* trRamControl and the RAM sink's address registers */
+#define RAM_SMEM        (1u << 4)
+#define STOP_ON_WRAP    (1u << 8)
+#define MEM_FORMAT(f)   ((uint32_t)(f) << 9)
+#define START_LOW       0x010
+#define START_HIGH      0x014
+#define LIMIT_LOW       0x018
+#define LIMIT_HIGH      0x01c
+#define WP_LOW          0x020
+#define WP_HIGH         0x024
+#define RP_LOW          0x028
+#define RP_HIGH         0x02c
 
 /* Registers only: the harts never run. */
 #define REG_ARGS "-machine virt,trace=on -smp 2 -bios none -accel tcg -S"
@@ -547,6 +566,202 @@ static void test_loss(void)
     rmdir(dir);
 }
 
+/*
+ * RAM sinks, one per hart (trace-sink=ram): type 9, version 1.0, SMEM
+ * only; release from reset gives SMEM and AsyncFreq 3; the address
+ * registers hold 56-bit word addresses (write 0 and all-ones to find the
+ * range, as a driver does); bit 0 of trRamWPLow is the wrap flag, which
+ * a write sets or clears.
+ */
+static void test_ram_registers(void)
+{
+    QTestState *qts = qtest_init("-machine virt,trace=on,trace-sink=ram "
+                                 "-smp 2 -bios none -accel tcg -S");
+
+    g_assert_cmphex(rd(qts, RAM0 + IMPL), ==, 0x00002901);
+    g_assert_cmphex(rd(qts, RAM1 + IMPL), ==, 0x00002901);
+    g_assert_cmphex(rd(qts, RAM0 + CONTROL), ==, EMPTY);
+    /* Held in reset: other writes are ignored. */
+    wr(qts, RAM0 + START_LOW, 0x80000000);
+    g_assert_cmphex(rd(qts, RAM0 + START_LOW), ==, 0);
+
+    wr(qts, RAM0 + CONTROL, ACTIVE);
+    g_assert_cmphex(rd(qts, RAM0 + CONTROL), ==,
+                    ACTIVE | EMPTY | RAM_SMEM | ASYNC_FREQ(3));
+    /* No SRAM: the mode stays SMEM; one memory format; reserved 0. */
+    wr(qts, RAM0 + CONTROL, ACTIVE);
+    g_assert_cmphex(rd(qts, RAM0 + CONTROL), ==,
+                    ACTIVE | EMPTY | RAM_SMEM);
+    wr(qts, RAM0 + CONTROL, 0xffff8000 | ACTIVE | STOP_ON_WRAP |
+       MEM_FORMAT(3) | ASYNC_FREQ(7) | 0xe4);
+    g_assert_cmphex(rd(qts, RAM0 + CONTROL), ==,
+                    ACTIVE | EMPTY | RAM_SMEM | STOP_ON_WRAP |
+                    ASYNC_FREQ(7));
+
+    wr(qts, RAM0 + START_LOW, 0);
+    wr(qts, RAM0 + START_HIGH, 0);
+    wr(qts, RAM0 + LIMIT_LOW, 0xffffffff);
+    wr(qts, RAM0 + LIMIT_HIGH, 0xffffffff);
+    g_assert_cmphex(rd(qts, RAM0 + START_LOW), ==, 0);
+    g_assert_cmphex(rd(qts, RAM0 + START_HIGH), ==, 0);
+    g_assert_cmphex(rd(qts, RAM0 + LIMIT_LOW), ==, 0xfffffffc);
+    g_assert_cmphex(rd(qts, RAM0 + LIMIT_HIGH), ==, 0x00ffffff);
+    wr(qts, RAM0 + WP_LOW, 0x80001003);
+    wr(qts, RAM0 + WP_HIGH, 0xffffffff);
+    g_assert_cmphex(rd(qts, RAM0 + WP_LOW), ==, 0x80001001);
+    g_assert_cmphex(rd(qts, RAM0 + WP_HIGH), ==, 0x00ffffff);
+    wr(qts, RAM0 + WP_LOW, 0x80001000);
+    g_assert_cmphex(rd(qts, RAM0 + WP_LOW), ==, 0x80001000);
+    wr(qts, RAM0 + RP_LOW, 0xffffffff);
+    wr(qts, RAM0 + RP_HIGH, 0x12345678);
+    g_assert_cmphex(rd(qts, RAM0 + RP_LOW), ==, 0xfffffffc);
+    g_assert_cmphex(rd(qts, RAM0 + RP_HIGH), ==, 0x00345678);
+    /* trRamData: no SRAM to read. */
+    g_assert_cmphex(rd(qts, RAM0 + 0x040), ==, 0);
+
+    /* The other sink is its own. */
+    g_assert_cmphex(rd(qts, RAM1 + CONTROL), ==, EMPTY);
+    qtest_quit(qts);
+}
+
+/*
+ * loop_program traced into RAM sink 0 with the register sequences of a
+ * guest driver: reset and release each component (write 0, wait for
+ * Active = 0, write 1, wait for Active = 1), the buffer at BUF from
+ * trRamStart to trRamLimit = BUF + @size - 4 with trRamWP = BUF, the sink
+ * enabled (@ctl: StopOnWrap), then the encoder (Enable, InstTracing).
+ * Once the hart is in its loop and its encoder has handed on what it
+ * holds, tracing stops: InstTracing cleared, Empty awaited (the last
+ * support packet says the encoder is still enabled), Enable cleared;
+ * then the sink, whose Enable = 0 writes out the word it holds, padded
+ * with null.idle bytes.
+ */
+static QTestState *ram_loop(uint32_t size, uint32_t ctl)
+{
+    QTestState *qts;
+    uint32_t v;
+    unsigned i;
+
+    qts = qtest_init("-machine virt,trace=on,trace-sink=ram -bios none "
+                     "-accel tcg -S");
+    for (i = 0; i < ARRAY_SIZE(loop_program); i++) {
+        qtest_writel(qts, DRAM + 4 * i, loop_program[i]);
+    }
+    wr(qts, RAM0 + CONTROL, 0);
+    wait_for(qts, RAM0 + CONTROL, ACTIVE, 0);
+    wr(qts, RAM0 + CONTROL, ACTIVE);
+    wait_for(qts, RAM0 + CONTROL, ACTIVE, ACTIVE);
+    wr(qts, RAM0 + START_LOW, BUF);
+    wr(qts, RAM0 + START_HIGH, 0);
+    wr(qts, RAM0 + LIMIT_LOW, BUF + size - 4);
+    wr(qts, RAM0 + LIMIT_HIGH, 0);
+    g_assert_cmphex(rd(qts, RAM0 + LIMIT_LOW), ==, BUF + size - 4);
+    wr(qts, RAM0 + WP_LOW, BUF);
+    wr(qts, RAM0 + WP_HIGH, 0);
+    v = rd(qts, RAM0 + CONTROL);
+    wr(qts, RAM0 + CONTROL, v | ctl | ENABLE);
+    wait_for(qts, RAM0 + CONTROL, ENABLE, ENABLE);
+
+    wr(qts, ENCODER0 + CONTROL, 0);
+    wait_for(qts, ENCODER0 + CONTROL, ACTIVE, 0);
+    wr(qts, ENCODER0 + CONTROL, ACTIVE);
+    wait_for(qts, ENCODER0 + CONTROL, ACTIVE, ACTIVE);
+    v = rd(qts, ENCODER0 + CONTROL);
+    wr(qts, ENCODER0 + CONTROL, v | ENABLE);
+    wait_for(qts, ENCODER0 + CONTROL, ENABLE, ENABLE);
+    wr(qts, ENCODER0 + CONTROL, v | ENABLE | INST_MODE(6) | INST_TRACING);
+    wait_for(qts, ENCODER0 + CONTROL, INST_TRACING, INST_TRACING);
+
+    qtest_qmp_assert_success(qts, "{ 'execute': 'cont' }");
+    g_usleep(200 * 1000);
+    wait_for(qts, ENCODER0 + CONTROL, EMPTY, EMPTY);
+    v = rd(qts, ENCODER0 + CONTROL);
+    wr(qts, ENCODER0 + CONTROL, v & ~INST_TRACING);
+    wait_for(qts, ENCODER0 + CONTROL, INST_TRACING | EMPTY, EMPTY);
+    wr(qts, ENCODER0 + CONTROL, v & ~(INST_TRACING | ENABLE));
+    wait_for(qts, ENCODER0 + CONTROL, ENABLE | EMPTY, EMPTY);
+    v = rd(qts, RAM0 + CONTROL);
+    wr(qts, RAM0 + CONTROL, v & ~ENABLE);
+    wait_for(qts, RAM0 + CONTROL, ENABLE | EMPTY, EMPTY);
+    return qts;
+}
+
+/*
+ * The bytes of ram_loop: the sink's synchronisation sequence (33
+ * null.idle, 1 null.alignment: trRamAsyncFreq 3 starts with one), the
+ * packets of loop_program, and one null.idle byte to the end of the
+ * 52-byte word.
+ */
+static void loop_ram_bytes(uint8_t *want)
+{
+    memset(want, 0, 52);
+    want[33] = 0x80;
+    memcpy(want + 34, loop_packets, sizeof(loop_packets));
+}
+
+static void test_ram_smem(void)
+{
+    QTestState *qts = ram_loop(64 * KiB, 0);
+    uint8_t want[52], got[52];
+
+    loop_ram_bytes(want);
+    g_assert_cmphex(rd(qts, RAM0 + WP_LOW), ==, BUF + 52);
+    g_assert_cmphex(rd(qts, RAM0 + WP_HIGH), ==, 0);
+    qtest_memread(qts, BUF, got, sizeof(got));
+    g_assert_cmpmem(got, sizeof(got), want, sizeof(want));
+    /* Nothing after it. */
+    g_assert_cmphex(qtest_readl(qts, BUF + 52), ==, 0);
+    qtest_quit(qts);
+}
+
+/*
+ * A 32-byte buffer without StopOnWrap: the 52 bytes go round it once;
+ * trRamWP is 52 - 32 = 20 bytes in, with the wrap flag, and the buffer
+ * holds bytes 32-51 at offsets 0-19 and bytes 20-31 at 20-31.
+ */
+static void test_ram_wrap(void)
+{
+    QTestState *qts = ram_loop(32, 0);
+    uint8_t want[52], got[32];
+
+    loop_ram_bytes(want);
+    g_assert_cmphex(rd(qts, RAM0 + WP_LOW), ==, (BUF + 20) | 1);
+    qtest_memread(qts, BUF, got, sizeof(got));
+    g_assert_cmpmem(got, 20, want + 32, 20);
+    g_assert_cmpmem(got + 20, 12, want + 20, 12);
+    g_assert_cmphex(qtest_readl(qts, BUF + 32), ==, 0);
+    /* A write of trRamWPLow clears the flag. */
+    wr(qts, RAM0 + WP_LOW, BUF);
+    g_assert_cmphex(rd(qts, RAM0 + WP_LOW), ==, BUF);
+    qtest_quit(qts);
+}
+
+/*
+ * A 48-byte buffer with StopOnWrap: the first batch (the sequence and the
+ * packets up to the jump's, 34 + 12 bytes) fits; the format 1 packet of
+ * the stop (3 bytes) does not fit in the 2 left: they are filled with
+ * null.idle, trRamWP goes back to trRamStart with the wrap flag, the sink
+ * disables itself, and the encoder counts the refused packets as lost
+ * (InstStallOrOverflow).
+ */
+static void test_ram_stop_on_wrap(void)
+{
+    QTestState *qts = ram_loop(48, STOP_ON_WRAP);
+    uint8_t want[48], got[48];
+
+    memset(want, 0, sizeof(want));
+    want[33] = 0x80;
+    memcpy(want + 34, loop_packets, 12);
+    g_assert_cmphex(rd(qts, RAM0 + WP_LOW), ==, BUF | 1);
+    g_assert_cmphex(rd(qts, RAM0 + CONTROL) & ENABLE, ==, 0);
+    g_assert_cmphex(rd(qts, ENCODER0 + CONTROL) & STALL_OVERFLOW, ==,
+                    STALL_OVERFLOW);
+    qtest_memread(qts, BUF, got, sizeof(got));
+    g_assert_cmpmem(got, sizeof(got), want, sizeof(want));
+    g_assert_cmphex(qtest_readl(qts, BUF + 48), ==, 0);
+    qtest_quit(qts);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -558,5 +773,9 @@ int main(int argc, char **argv)
     qtest_add_func("/riscv-trace/two-harts", test_two_harts);
     qtest_add_func("/riscv-trace/stall", test_stall);
     qtest_add_func("/riscv-trace/loss", test_loss);
+    qtest_add_func("/riscv-trace/ram-registers", test_ram_registers);
+    qtest_add_func("/riscv-trace/ram-smem", test_ram_smem);
+    qtest_add_func("/riscv-trace/ram-wrap", test_ram_wrap);
+    qtest_add_func("/riscv-trace/ram-stop-on-wrap", test_ram_stop_on_wrap);
     return g_test_run();
 }

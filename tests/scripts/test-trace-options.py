@@ -26,12 +26,24 @@ def funnels(harts):
             return total
 
 
+NEED_TRACE = 'trace-chardev, trace-start and trace-sink need trace=on'
+NEED_PIB = ('trace-chardev and trace-start need trace-sink=pib (a RAM sink '
+            'starts when a guest driver sets it up)')
+
 CASES = [
     ('trace-chardev without trace=on',
-     ['-M', 'virt,trace-chardev=tr', '-chardev', 'null,id=tr'],
-     'trace-chardev and trace-start need trace=on'),
+     ['-M', 'virt,trace-chardev=tr', '-chardev', 'null,id=tr'], NEED_TRACE),
     ('trace-start without trace=on', ['-M', 'virt,trace-start=on'],
-     'trace-chardev and trace-start need trace=on'),
+     NEED_TRACE),
+    ('trace-sink without trace=on', ['-M', 'virt,trace-sink=ram'],
+     NEED_TRACE),
+    ('an unknown trace-sink', ['-M', 'virt,trace=on,trace-sink=sram'],
+     "trace-sink: 'sram' is not pib, ram or funnel-ram"),
+    ('trace-chardev with RAM sinks',
+     ['-M', 'virt,trace=on,trace-sink=ram,trace-chardev=tr', '-chardev',
+      'null,id=tr'], NEED_PIB),
+    ('trace-start with a RAM sink',
+     ['-M', 'virt,trace=on,trace-sink=funnel-ram,trace-start=on'], NEED_PIB),
     ('an unknown chardev', ['-M', 'virt,trace=on,trace-chardev=nope'],
      "trace-chardev: no chardev with id 'nope'"),
     ('a resync mode the encoder does not implement',

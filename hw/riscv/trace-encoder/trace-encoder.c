@@ -461,8 +461,16 @@ static void te_write_control(RISCVTraceEncoder *s, uint32_t val)
     if (sticky) {
         val |= R_TE_CONTROL_INST_STALL_OR_OVERFLOW_MASK;
     }
-    if (FIELD_EX32(old, TE_CONTROL, ENABLE) &&
-        !FIELD_EX32(val, TE_CONTROL, ENABLE)) {
+    /*
+     * Disabling flushes; so does the end of tracing, whose last packets
+     * the hart makes when it next looks at the registers: trTeEmpty reads
+     * 0 until they are handed on.
+     */
+    if ((FIELD_EX32(old, TE_CONTROL, ENABLE) &&
+         !FIELD_EX32(val, TE_CONTROL, ENABLE)) ||
+        (FIELD_EX32(old, TE_CONTROL, INST_TRACING) &&
+         !FIELD_EX32(val, TE_CONTROL, INST_TRACING) &&
+         qatomic_read(&s->tracing))) {
         s->flush_pending = true;
     }
     s->control = val;

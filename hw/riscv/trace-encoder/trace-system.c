@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * RISC-V trace components of a board: one encoder per hart, a tree of
- * funnels of at most RISCV_TRACE_FUNNEL_PORTS inputs each, and a PIB sink,
- * with their device tree nodes.
+ * funnels of at most RISCV_TRACE_FUNNEL_PORTS inputs each, and a PIB sink
+ * or a RAM sink, or a RAM sink per encoder, with their device tree nodes.
  *
  * Funnel i takes the encoders of harts 8i..8i+7; when there are several
  * such funnels, further funnels take up to eight of them each, until one
@@ -97,34 +97,88 @@ bool riscv_trace_system_check(unsigned harts, unsigned funnel_slots,
     return true;
 }
 
+static DeviceState *ram_sink_create(hwaddr base, Error **errp)
+{
+    DeviceState *ram = qdev_new(TYPE_RISCV_TRACE_RAM_SINK);
+
+    if (!sysbus_realize_and_unref(SYS_BUS_DEVICE(ram), errp)) {
+        return NULL;
+    }
+    sysbus_mmio_map(SYS_BUS_DEVICE(ram), 0, base);
+    return ram;
+}
+
+static bool encoder_create(const RISCVTraceSystem *ts, unsigned i,
+                           Object *sink, unsigned input, Error **errp)
+{
+    DeviceState *e = qdev_new(TYPE_RISCV_TRACE_ENCODER);
+    bool funnelled = ts->sinks != RISCV_TRACE_SINKS_RAM;
+
+    object_property_set_link(OBJECT(e), "cpu", OBJECT(qemu_get_cpu(i)),
+                             &error_abort);
+    object_property_set_link(OBJECT(e), "sink", sink, &error_abort);
+    qdev_prop_set_uint32(e, "sink-input", input);
+    /* A srcID (the hart) only where several encoders share a sink. */
+    if (funnelled && ts->harts > 1) {
+        qdev_prop_set_uint32(e, "srcid", i);
+        qdev_prop_set_uint8(e, "srcid-bits", 8);
+    }
+    qdev_prop_set_bit(e, "start", ts->start);
+    if (!sysbus_realize_and_unref(SYS_BUS_DEVICE(e), errp)) {
+        return false;
+    }
+    sysbus_mmio_map(SYS_BUS_DEVICE(e), 0,
+                    ts->encoder_base + i * RISCV_TRACE_COMPONENT_SIZE);
+    return true;
+}
+
 void riscv_trace_system_create(const RISCVTraceSystem *ts, Error **errp)
 {
     unsigned harts = ts->harts;
     g_auto(TraceTopology) t = { 0 };
     g_autofree Object **funnels = NULL;
-    DeviceState *pib;
+    DeviceState *last;
     int i;
+
+    if (ts->sinks == RISCV_TRACE_SINKS_RAM) {
+        for (i = 0; i < harts; i++) {
+            DeviceState *ram = ram_sink_create(ts->ram_base +
+                                               i * ts->ram_stride, errp);
+
+            if (!ram || !encoder_create(ts, i, OBJECT(ram), 0, errp)) {
+                return;
+            }
+        }
+        return;
+    }
 
     if (!riscv_trace_system_check(harts, ts->funnel_slots, errp)) {
         return;
     }
     topology_init(&t, harts);
 
-    pib = qdev_new(TYPE_RISCV_TRACE_PIB_SINK);
-    if (ts->chr) {
-        qdev_prop_set_chr(pib, "chardev", ts->chr);
+    if (ts->sinks == RISCV_TRACE_SINKS_FUNNEL_RAM) {
+        last = ram_sink_create(ts->ram_base, errp);
+        if (!last) {
+            return;
+        }
+    } else {
+        last = qdev_new(TYPE_RISCV_TRACE_PIB_SINK);
+        if (ts->chr) {
+            qdev_prop_set_chr(last, "chardev", ts->chr);
+        }
+        qdev_prop_set_bit(last, "start", ts->start);
+        if (!sysbus_realize_and_unref(SYS_BUS_DEVICE(last), errp)) {
+            return;
+        }
+        sysbus_mmio_map(SYS_BUS_DEVICE(last), 0, ts->pib_base);
     }
-    qdev_prop_set_bit(pib, "start", ts->start);
-    if (!sysbus_realize_and_unref(SYS_BUS_DEVICE(pib), errp)) {
-        return;
-    }
-    sysbus_mmio_map(SYS_BUS_DEVICE(pib), 0, ts->pib_base);
 
     /* From the funnel next to the sink down to those of the encoders. */
     funnels = g_new0(Object *, t.nfunnels);
     for (i = t.nfunnels - 1; i >= 0; i--) {
         DeviceState *f = qdev_new(TYPE_RISCV_TRACE_FUNNEL);
-        Object *sink = t.out_funnel[i] < 0 ? OBJECT(pib)
+        Object *sink = t.out_funnel[i] < 0 ? OBJECT(last)
                                            : funnels[t.out_funnel[i]];
 
         object_property_set_link(OBJECT(f), "sink", sink, &error_abort);
@@ -140,22 +194,10 @@ void riscv_trace_system_create(const RISCVTraceSystem *ts, Error **errp)
     }
 
     for (i = 0; i < harts; i++) {
-        DeviceState *e = qdev_new(TYPE_RISCV_TRACE_ENCODER);
-
-        object_property_set_link(OBJECT(e), "cpu", OBJECT(qemu_get_cpu(i)),
-                                 &error_abort);
-        object_property_set_link(OBJECT(e), "sink",
-                                 funnels[i / RISCV_TRACE_FUNNEL_PORTS],
-                                 &error_abort);
-        qdev_prop_set_uint32(e, "sink-input", i % RISCV_TRACE_FUNNEL_PORTS);
-        qdev_prop_set_uint32(e, "srcid", i);
-        qdev_prop_set_uint8(e, "srcid-bits", harts > 1 ? 8 : 0);
-        qdev_prop_set_bit(e, "start", ts->start);
-        if (!sysbus_realize_and_unref(SYS_BUS_DEVICE(e), errp)) {
+        if (!encoder_create(ts, i, funnels[i / RISCV_TRACE_FUNNEL_PORTS],
+                            i % RISCV_TRACE_FUNNEL_PORTS, errp)) {
             return;
         }
-        sysbus_mmio_map(SYS_BUS_DEVICE(e), 0,
-                        ts->encoder_base + i * RISCV_TRACE_COMPONENT_SIZE);
     }
 }
 
@@ -212,33 +254,51 @@ static void fdt_connect(void *fdt, const char *from, const char *to,
     fdt_endpoint(fdt, to, "in-ports", port, in, out);
 }
 
+/* The encoder of hart @i, connected to input @port of @to. */
+static void fdt_encoder(const RISCVTraceSystem *ts, void *fdt, unsigned i,
+                        const char *to, int port)
+{
+    RISCVCPU *cpu = RISCV_CPU(qemu_get_cpu(i));
+    g_autofree char *cpu_name =
+        g_strdup_printf("/cpus/cpu@%" PRIu64, cpu->env.mhartid);
+    g_autofree char *name =
+        fdt_component(fdt, ts->encoder_base + i * RISCV_TRACE_COMPONENT_SIZE);
+
+    qemu_fdt_setprop_cell(fdt, name, "cpus",
+                          qemu_fdt_get_phandle(fdt, cpu_name));
+    fdt_connect(fdt, name, to, port);
+}
+
 void riscv_trace_system_fdt(const RISCVTraceSystem *ts, void *fdt)
 {
     g_auto(TraceTopology) t = { 0 };
-    g_autofree char *pib = NULL;
+    g_autofree char *sink = NULL;
     unsigned i;
+
+    if (ts->sinks == RISCV_TRACE_SINKS_RAM) {
+        for (i = 0; i < ts->harts; i++) {
+            g_autofree char *ram =
+                fdt_component(fdt, ts->ram_base + i * ts->ram_stride);
+
+            fdt_encoder(ts, fdt, i, ram, -1);
+        }
+        return;
+    }
 
     topology_init(&t, ts->harts);
     for (i = 0; i < t.nfunnels; i++) {
         g_free(fdt_component(fdt, ts->funnel_base +
                              i * RISCV_TRACE_COMPONENT_SIZE));
     }
-    pib = fdt_component(fdt, ts->pib_base);
+    sink = fdt_component(fdt, ts->sinks == RISCV_TRACE_SINKS_FUNNEL_RAM ?
+                             ts->ram_base : ts->pib_base);
 
     for (i = 0; i < ts->harts; i++) {
-        RISCVCPU *cpu = RISCV_CPU(qemu_get_cpu(i));
-        g_autofree char *cpu_name =
-            g_strdup_printf("/cpus/cpu@%" PRIu64, cpu->env.mhartid);
-        g_autofree char *name =
-            fdt_component(fdt, ts->encoder_base +
-                          i * RISCV_TRACE_COMPONENT_SIZE);
         g_autofree char *funnel =
             component_path(ts->funnel_base + i / RISCV_TRACE_FUNNEL_PORTS *
                            RISCV_TRACE_COMPONENT_SIZE);
 
-        qemu_fdt_setprop_cell(fdt, name, "cpus",
-                              qemu_fdt_get_phandle(fdt, cpu_name));
-        fdt_connect(fdt, name, funnel, i % RISCV_TRACE_FUNNEL_PORTS);
+        fdt_encoder(ts, fdt, i, funnel, i % RISCV_TRACE_FUNNEL_PORTS);
     }
 
     for (i = 0; i < t.nfunnels; i++) {
@@ -247,7 +307,7 @@ void riscv_trace_system_fdt(const RISCVTraceSystem *ts, void *fdt)
         g_autofree char *next = NULL;
 
         if (t.out_funnel[i] < 0) {
-            fdt_connect(fdt, name, pib, -1);
+            fdt_connect(fdt, name, sink, -1);
             continue;
         }
         next = component_path(ts->funnel_base +

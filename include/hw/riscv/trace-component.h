@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * RISC-V Trace Control Interface 1.0 components: the trace encoder of a
- * hart (component type 1), the trace funnel (8) and the PIB sink (0xA).
+ * hart (component type 1), the trace funnel (8), the RAM sink (9) and
+ * the PIB sink (0xA).
  *
  * Each component is a 4 KiB block of 32-bit registers.  Encoders send
  * whole Encapsulation 1.0 packets to a funnel or a sink through the
@@ -27,6 +28,7 @@
 #define TYPE_RISCV_TRACE_ENCODER    "riscv-trace-encoder"
 #define TYPE_RISCV_TRACE_FUNNEL     "riscv-trace-funnel"
 #define TYPE_RISCV_TRACE_PIB_SINK   "riscv-trace-pib-sink"
+#define TYPE_RISCV_TRACE_RAM_SINK   "riscv-trace-ram-sink"
 
 /*
  * VM state change priorities: when the VM stops, encoders hand on their
@@ -67,22 +69,38 @@ struct RISCVTraceSinkClass {
 bool riscv_trace_sink_push(Object *sink, unsigned input, const uint8_t *buf,
                            size_t len);
 
+/* Where the encoders' packets go. */
+typedef enum RISCVTraceSinks {
+    /* Encoders -> funnels -> the PIB sink on a chardev. */
+    RISCV_TRACE_SINKS_PIB,
+    /* Encoder of hart i -> RAM sink i. */
+    RISCV_TRACE_SINKS_RAM,
+    /* Encoders -> funnels -> one RAM sink. */
+    RISCV_TRACE_SINKS_FUNNEL_RAM,
+} RISCVTraceSinks;
+
 /**
  * RISCVTraceSystem: the trace components of a board
  * @harts: number of harts, each with an encoder
+ * @sinks: the topology
  * @encoder_base: the encoder of hart i is at encoder_base + 4 KiB * i
  * @funnel_base: funnels at funnel_base + 4 KiB * j
  * @funnel_slots: room for this many funnels
  * @pib_base: the PIB sink
+ * @ram_base: RAM sink i is at ram_base + ram_stride * i
+ * @ram_stride: distance between RAM sinks
  * @chr: the PIB sink's chardev, or NULL
- * @start: every component traces from reset
+ * @start: every component traces from reset (PIB sink only)
  */
 typedef struct RISCVTraceSystem {
     unsigned harts;
+    RISCVTraceSinks sinks;
     hwaddr encoder_base;
     hwaddr funnel_base;
     unsigned funnel_slots;
     hwaddr pib_base;
+    hwaddr ram_base;
+    hwaddr ram_stride;
     Chardev *chr;
     bool start;
 } RISCVTraceSystem;
