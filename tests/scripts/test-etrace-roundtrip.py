@@ -211,9 +211,9 @@ def segments(hart, want, got, allow_gaps, images):
         sys.exit(f'hart {hart}: the decoded flow has gaps')
     at, out = 0, []
     for run in runs:
-        if out:
-            # tracing restarts after the guest stopped it: at the first
-            # place QEMU ran the restart's first instruction again
+        if out or allow_gaps:
+            # tracing (re)starts where the guest started it: at the first
+            # place QEMU ran the run's first instruction (again)
             at = next((k for k in range(at, len(want))
                        if same(run[0], want[k])), None)
             if at is None:

@@ -11,6 +11,9 @@ with compatible "qemu,trace-component", "riscv,trace-component" and a
 encoder n to input n % 8 of funnel n / 8, leaf funnels to the next
 funnel (9 harts: funnels 0 and 1 into funnel 2) and the last funnel to
 the PIB sink, each endpoint's remote-endpoint being the other's phandle.
+With trace-sink=ram (3 harts), encoder n links to its RAM sink at
+0x6000000 + 64 KiB * n and there is no funnel or PIB sink; with
+trace-sink=funnel-ram the funnel feeds one RAM sink at 0x6000000.
 """
 
 import os
@@ -18,14 +21,15 @@ import subprocess
 import sys
 import tempfile
 
-ENCODER, FUNNEL, PIB = 0x3020000, 0x3012000, 0x3011000
+ENCODER, FUNNEL, PIB, RAM = 0x3020000, 0x3012000, 0x3011000, 0x6000000
 COMPAT = 'qemu,trace-component riscv,trace-component'
 
 
 class DT:
-    def __init__(self, qemu, harts, tmp):
-        self.dtb = os.path.join(tmp, f'virt-{harts}.dtb')
-        subprocess.run([qemu, '-M', f'virt,trace=on,dumpdtb={self.dtb}',
+    def __init__(self, qemu, harts, tmp, sink='pib'):
+        self.dtb = os.path.join(tmp, f'virt-{harts}-{sink}.dtb')
+        subprocess.run([qemu, '-M', f'virt,trace=on,trace-sink={sink},'
+                        f'dumpdtb={self.dtb}',
                         '-smp', str(harts), '-bios', 'none',
                         '-display', 'none'], check=True,
                        capture_output=True, timeout=60)
@@ -82,6 +86,32 @@ def main():
                     PIB if to is None else FUNNEL + 0x1000 * to[0],
                     None if to is None else to[1])
             results.append((ok, f'{harts} harts: OF graph'))
+
+        # trace-sink=ram: encoder n -> RAM sink n, nothing else
+        dt = DT(qemu, 3, tmp, 'ram')
+        rams = [RAM + 0x10000 * n for n in range(3)]
+        ok = all(dt.get(node(b), 'compatible', 's') == COMPAT and
+                 dt.get(node(b), 'reg') == f'0 {b:x} 0 1000'
+                 for b in rams + [ENCODER + 0x1000 * n for n in range(3)])
+        ok = ok and all(dt.get(node(b), 'reg') is None
+                        for b in (FUNNEL, PIB, RAM + 0x30000))
+        results.append((ok, 'trace-sink=ram: 3 encoders, 3 RAM sinks, no '
+                        'funnel, no PIB sink'))
+        ok = all(check_link(dt, ENCODER + 0x1000 * n, rams[n], None) and
+                 dt.get(node(ENCODER + 0x1000 * n), 'cpus') ==
+                 dt.get(f'/cpus/cpu@{n}', 'phandle') for n in range(3))
+        results.append((ok, 'trace-sink=ram: OF graph and cpus'))
+
+        # trace-sink=funnel-ram: the funnel feeds one RAM sink
+        dt = DT(qemu, 2, tmp, 'funnel-ram')
+        ok = dt.get(node(RAM), 'compatible', 's') == COMPAT and \
+            dt.get(node(PIB), 'reg') is None and \
+            dt.get(node(RAM + 0x10000), 'reg') is None and \
+            check_link(dt, FUNNEL, RAM, None) and \
+            all(check_link(dt, ENCODER + 0x1000 * n, FUNNEL, n)
+                for n in range(2))
+        results.append((ok, 'trace-sink=funnel-ram: encoders -> funnel -> '
+                        'RAM sink'))
     print(f'1..{len(results)}')
     for i, (ok, what) in enumerate(results, 1):
         print(f'{"ok" if ok else "not ok"} {i} - {what}')

@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""A guest driver's trace in a RAM sink, decoded against QEMU's record.
+
+Usage: test-trace-ram.py QEMU DECODER ELF CHECKS
+
+Runs test-trace-ram.elf (tests/tcg/riscv64/test-trace-ram.c) on
+"-M virt,trace=on,trace-sink=ram": the guest sets up hart 0's encoder
+and RAM sink with the register sequences of the Linux rvtrace driver,
+traces a workload into a buffer of its own, checks what it can of the
+buffer and prints it in hex.  The guest must pass with CHECKS checks;
+the printed trace must decode (etrace-decode, with the ELF file) into
+exactly what QEMU's own record (-d in_asm,exec,nochain,int) says the
+hart ran from the first traced instruction on, traps included.
+"""
+
+import importlib.util
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+_spec = importlib.util.spec_from_file_location(
+    'roundtrip', os.path.join(HERE, 'test-etrace-roundtrip.py'))
+roundtrip = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(roundtrip)
+
+TRACE = re.compile(r'^trace: (\d+) bytes at 0x([0-9a-f]+)$', re.M)
+HEX = re.compile(r'^trace-hex: ([0-9a-f]+)$', re.M)
+
+
+def main():
+    if len(sys.argv) != 5:
+        sys.exit(__doc__)
+    qemu, decoder, elf, checks = sys.argv[1:5]
+    with tempfile.TemporaryDirectory() as tmp:
+        log = os.path.join(tmp, 'exec.log')
+        out = os.path.join(tmp, 'serial.txt')
+        trace = os.path.join(tmp, 'trace.bin')
+        cmd = [qemu, '-M', 'virt,trace=on,trace-sink=ram', '-bios', 'none',
+               '-display', 'none', '-monitor', 'none', '-serial',
+               f'file:{out}', '-no-reboot', '-cpu', 'rv64', '-kernel', elf,
+               '-d', 'in_asm,exec,nochain,int', '-D', log]
+        res = subprocess.run(cmd, timeout=300, check=False)
+        with open(out, encoding='utf-8', errors='replace') as f:
+            text = f.read()
+        pass_line = f'PASS: {checks} checks, 0 failed, exit code 0'
+        if res.returncode != 0 or pass_line not in text:
+            sys.exit(f'guest failed (exit {res.returncode}), wanted '
+                     f'"{pass_line}":\n{text}')
+        m = TRACE.search(text)
+        data = bytes.fromhex(''.join(HEX.findall(text)))
+        if not m or int(m.group(1)) != len(data):
+            sys.exit(f'the guest printed {len(data)} bytes of trace:\n{text}')
+        with open(trace, 'wb') as f:
+            f.write(data)
+        want, _ = roundtrip.expected(log, False, 1)
+        got = roundtrip.decoded(decoder, elf, [], trace, 0, 'rv64')
+    if set(got) != {0}:
+        sys.exit(f'sources decoded: {sorted(got)}')
+    insns, traps = roundtrip.compare(0, want[0], got[0], True,
+                                     roundtrip.loaded(elf))
+    # the workload's ecall from U-mode and the return into M-mode
+    if insns < 1000 or traps < 1:
+        sys.exit(f'only {insns} instructions and {traps} traps decoded')
+    print(f'{len(data)} bytes of trace in the RAM sink decode into QEMU\'s '
+          f'record: {insns} instructions, {traps} traps')
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A guest driver's view of the trace encoder and the RAM sink of hart 0
+ * (-M virt,trace=on,trace-sink=ram), with the register sequences of the
+ * Linux rvtrace driver (Trace Control Interface 1.0, "Reset and
+ * Discovery" and "Enabling and Disabling"):
+ *
+ *  - component reset: write 0 to tr??Control, poll Active = 0, write 1,
+ *    poll Active = 1, each poll within 10 reads (the driver gives up
+ *    after 10 us); trRamImpl and trTeImpl give type and version 1.0;
+ *  - sink probe: trRamStart = 0 and trRamLimit = all-ones read back the
+ *    range of addresses (0 to 2^56 - 4); SMEM (trRamMode, bit 4) set,
+ *    StopOnWrap (bit 8) clear; the buffer: trRamStart = trRamWP = its
+ *    address, trRamLimit = its end - 4, read back as written;
+ *  - start, sink first: trRamEnable, poll; trTeEnable, poll; trTeInstMode
+ *    |= 6; trTeInstTracing, poll;
+ *  - the workload (calls, branches, an ecall from U-mode);
+ *  - stop, encoder first: clear InstTracing, poll; clear Enable, poll;
+ *    poll Empty; then the sink: clear Enable, poll, poll Empty;
+ *  - the trace: trRamWP (bit 0, the wrap flag, clear) past trRamStart by
+ *    a multiple of 4, the buffer starting with the sink's
+ *    synchronisation sequence (33 null.idle, a null.alignment) and a
+ *    support packet with ienable 1 and no options; nothing past WP.
+ *
+ * The trace is then printed in hex ("trace-hex: " lines) for
+ * tests/scripts/test-trace-ram.py, which decodes it and compares the
+ * flow with QEMU's own record of what the hart ran.
+ */
+
+#include "rt.h"
+
+#define ENCODER         0x3020000UL
+#define RAM_SINK        0x6000000UL
+
+#define CONTROL         0x000
+#define IMPL            0x004
+#define START_LOW       0x010
+#define START_HIGH      0x014
+#define LIMIT_LOW       0x018
+#define LIMIT_HIGH      0x01c
+#define WP_LOW          0x020
+#define WP_HIGH         0x024
+
+#define ACTIVE          (1u << 0)
+#define ENABLE          (1u << 1)
+#define INST_TRACING    (1u << 2)
+#define EMPTY           (1u << 3)
+#define INST_MODE(m)    ((uint32_t)(m) << 4)
+#define RAM_SMEM        (1u << 4)
+#define STOP_ON_WRAP    (1u << 8)
+
+#define BUF_SIZE        16384
+#define MAX_POLLS       10
+
+static uint8_t trace_buf[BUF_SIZE] __attribute__((aligned(4096)));
+
+static uint32_t rd(unsigned long base, unsigned off)
+{
+    return *(volatile uint32_t *)(base + off);
+}
+
+static void wr(unsigned long base, unsigned off, uint32_t val)
+{
+    *(volatile uint32_t *)(base + off) = val;
+}
+
+/* Poll @mask of tr??Control until it reads @val, as a driver does. */
+static void poll(const char *what, unsigned long base, uint32_t mask,
+                 uint32_t val)
+{
+    unsigned i;
+
+    for (i = 0; i < MAX_POLLS && (rd(base, CONTROL) & mask) != val; i++) {
+        continue;
+    }
+    if (!CHECK_EQ(rd(base, CONTROL) & mask, val)) {
+        rt_printf("  ^ %s: not within %u reads\n", what, MAX_POLLS);
+    }
+}
+
+static void reset_component(const char *what, unsigned long base)
+{
+    wr(base, CONTROL, 0);
+    poll(what, base, ACTIVE, 0);
+    wr(base, CONTROL, ACTIVE);
+    poll(what, base, ACTIVE, ACTIVE);
+}
+
+static void set_bits(unsigned long base, uint32_t bits)
+{
+    wr(base, CONTROL, rd(base, CONTROL) | bits);
+}
+
+static void clear_bits(unsigned long base, uint32_t bits)
+{
+    wr(base, CONTROL, rd(base, CONTROL) & ~bits);
+}
+
+/* The workload: a little of everything the encoder reports. */
+static __attribute__((noinline)) long leaf(long x)
+{
+    return x & 1 ? 3 * x + 1 : x / 2;
+}
+
+static long in_user(long n)
+{
+    long steps = 0;
+
+    while (n != 1) {
+        n = leaf(n);
+        steps++;
+    }
+    return steps;
+}
+
+static void workload(void)
+{
+    /* 27 takes 111 steps to reach 1. */
+    CHECK_EQ(in_user(27), 111);
+    CHECK_EQ(rt_call_in_mode(RT_MODE_U, in_user, 7), 16);
+}
+
+static void probe_sink(void)
+{
+    uintptr_t buf = (uintptr_t)trace_buf;
+    uint32_t ctl;
+
+    wr(RAM_SINK, START_LOW, 0);
+    wr(RAM_SINK, START_HIGH, 0);
+    CHECK_EQ(rd(RAM_SINK, START_LOW), 0);
+    CHECK_EQ(rd(RAM_SINK, START_HIGH), 0);
+    wr(RAM_SINK, LIMIT_LOW, 0xffffffff);
+    wr(RAM_SINK, LIMIT_HIGH, 0xffffffff);
+    CHECK_EQ(rd(RAM_SINK, LIMIT_LOW), 0xfffffffc);
+    CHECK_EQ(rd(RAM_SINK, LIMIT_HIGH), 0x00ffffff);
+
+    ctl = rd(RAM_SINK, CONTROL);
+    wr(RAM_SINK, CONTROL, (ctl | RAM_SMEM) & ~STOP_ON_WRAP);
+    CHECK_EQ(rd(RAM_SINK, CONTROL) & (RAM_SMEM | STOP_ON_WRAP), RAM_SMEM);
+
+    wr(RAM_SINK, START_LOW, buf);
+    wr(RAM_SINK, START_HIGH, (uint64_t)buf >> 32);
+    wr(RAM_SINK, WP_LOW, buf);
+    wr(RAM_SINK, WP_HIGH, (uint64_t)buf >> 32);
+    wr(RAM_SINK, LIMIT_LOW, buf + BUF_SIZE - 4);
+    wr(RAM_SINK, LIMIT_HIGH, (uint64_t)(buf + BUF_SIZE - 4) >> 32);
+    CHECK_EQ(rd(RAM_SINK, LIMIT_LOW), (uint32_t)(buf + BUF_SIZE - 4));
+    CHECK_EQ(rd(RAM_SINK, START_LOW), (uint32_t)buf);
+    CHECK_EQ(rd(RAM_SINK, WP_LOW), (uint32_t)buf);
+}
+
+static void dump(const uint8_t *p, unsigned len)
+{
+    unsigned i;
+
+    for (i = 0; i < len; i++) {
+        if (i % 32 == 0) {
+            rt_printf("trace-hex: ");
+        }
+        rt_printf("%02x", p[i]);
+        if (i % 32 == 31 || i + 1 == len) {
+            rt_printf("\n");
+        }
+    }
+}
+
+int main(void)
+{
+    uintptr_t buf = (uintptr_t)trace_buf;
+    uint32_t wp;
+    unsigned i, len;
+
+    reset_component("RAM sink reset", RAM_SINK);
+    reset_component("encoder reset", ENCODER);
+    /* Version 1.0; types 9 (RAM sink, SMEM only) and 1 (encoder). */
+    CHECK_EQ(rd(RAM_SINK, IMPL), 0x00002901);
+    CHECK_EQ(rd(ENCODER, IMPL) & 0xfff, 0x101);
+    probe_sink();
+
+    set_bits(RAM_SINK, ENABLE);
+    poll("RAM sink enable", RAM_SINK, ENABLE, ENABLE);
+    set_bits(ENCODER, ENABLE);
+    poll("encoder enable", ENCODER, ENABLE, ENABLE);
+    set_bits(ENCODER, INST_MODE(6));
+    set_bits(ENCODER, INST_TRACING);
+    poll("encoder start", ENCODER, INST_TRACING, INST_TRACING);
+
+    workload();
+
+    clear_bits(ENCODER, INST_TRACING);
+    poll("encoder stop", ENCODER, INST_TRACING, 0);
+    clear_bits(ENCODER, ENABLE);
+    poll("encoder disable", ENCODER, ENABLE, 0);
+    poll("encoder empty", ENCODER, EMPTY, EMPTY);
+    clear_bits(RAM_SINK, ENABLE);
+    poll("RAM sink disable", RAM_SINK, ENABLE, 0);
+    poll("RAM sink empty", RAM_SINK, EMPTY, EMPTY);
+
+    wp = rd(RAM_SINK, WP_LOW);
+    CHECK_EQ(rd(RAM_SINK, WP_HIGH), (uint64_t)buf >> 32);
+    CHECK_EQ(wp & 1, 0);
+    len = wp - (uint32_t)buf;
+    CHECK(len > 36 && len < BUF_SIZE && len % 4 == 0);
+    for (i = 0; i < 33; i++) {
+        if (!CHECK_EQ(trace_buf[i], 0)) {
+            break;
+        }
+    }
+    CHECK_EQ(trace_buf[33], 0x80);
+    /* Support packet: header 01, payload 1f (ienable 1, no options). */
+    CHECK_EQ(trace_buf[34], 0x01);
+    CHECK_EQ(trace_buf[35], 0x1f);
+    /* Nothing was written past WP. */
+    CHECK_EQ(trace_buf[len], 0);
+    CHECK_EQ(trace_buf[len + 3], 0);
+    if (len < BUF_SIZE) {
+        rt_printf("trace: %u bytes at 0x%lx\n", len, (unsigned long)buf);
+        dump(trace_buf, len);
+    }
+    return 0;
+}
