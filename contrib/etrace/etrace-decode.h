@@ -102,6 +102,8 @@ void etd_image_set_rv32(EtdImage *img, bool rv32);
 
 /* The reason of the gap reported when the flow leaves the images. */
 #define ETD_GAP_NO_IMAGE "no program image"
+/* ... and at the end of a stream whose trace did not end. */
+#define ETD_GAP_CUT "end of stream, trace not ended"
 
 /* What the decoder reports. */
 typedef struct EtdSink {

@@ -168,6 +168,14 @@ void etd_stream_finish(EtdStream *m, size_t left)
         EtdDecoder *d = m->dec[i];
         uint64_t n;
 
+        if (d && d->synced && !d->start_of_trace && m->sink->gap) {
+            /*
+             * The trace did not end with a support packet: the rest was
+             * not recorded (a RAM sink stopped when full, a capture cut
+             * short).
+             */
+            m->sink->gap(m->sink->opaque, i, ETD_GAP_CUT);
+        }
         if (!d || d->synced) {
             continue;
         }

@@ -14,6 +14,7 @@
 #include "qapi/error.h"
 #include "qemu/sockets.h"
 #include "qemu/units.h"
+#include "qobject/qdict.h"
 #include "libqtest.h"
 
 #define ENCODER0        0x3020000
@@ -636,7 +637,7 @@ static void test_ram_registers(void)
  * then the sink, whose Enable = 0 writes out the word it holds, padded
  * with null.idle bytes.
  */
-static QTestState *ram_loop(uint32_t size, uint32_t ctl)
+static QTestState *ram_loop_start(uint32_t size, uint32_t ctl)
 {
     QTestState *qts;
     uint32_t v;
@@ -675,6 +676,13 @@ static QTestState *ram_loop(uint32_t size, uint32_t ctl)
     qtest_qmp_assert_success(qts, "{ 'execute': 'cont' }");
     g_usleep(200 * 1000);
     wait_for(qts, ENCODER0 + CONTROL, EMPTY, EMPTY);
+    return qts;
+}
+
+static void ram_loop_stop(QTestState *qts)
+{
+    uint32_t v;
+
     v = rd(qts, ENCODER0 + CONTROL);
     wr(qts, ENCODER0 + CONTROL, v & ~INST_TRACING);
     wait_for(qts, ENCODER0 + CONTROL, INST_TRACING | EMPTY, EMPTY);
@@ -683,6 +691,13 @@ static QTestState *ram_loop(uint32_t size, uint32_t ctl)
     v = rd(qts, RAM0 + CONTROL);
     wr(qts, RAM0 + CONTROL, v & ~ENABLE);
     wait_for(qts, RAM0 + CONTROL, ENABLE | EMPTY, EMPTY);
+}
+
+static QTestState *ram_loop(uint32_t size, uint32_t ctl)
+{
+    QTestState *qts = ram_loop_start(size, ctl);
+
+    ram_loop_stop(qts);
     return qts;
 }
 
@@ -762,6 +777,69 @@ static void test_ram_stop_on_wrap(void)
     qtest_quit(qts);
 }
 
+static void wait_migration(QTestState *qts)
+{
+    int i;
+
+    for (i = 0; i < 5000; i++) {
+        QDict *rsp = qtest_qmp(qts, "{ 'execute': 'query-migrate' }");
+        QDict *ret = qdict_get_qdict(rsp, "return");
+        const char *status = qdict_haskey(ret, "status") ?
+                             qdict_get_str(ret, "status") : "";
+        bool done = !strcmp(status, "completed");
+
+        g_assert_cmpstr(status, !=, "failed");
+        qobject_unref(rsp);
+        if (done) {
+            return;
+        }
+        g_usleep(1000);
+    }
+    g_assert_not_reached();
+}
+
+/*
+ * ram_loop migrated while tracing: the sink holds 2 bytes of a word
+ * (34 + 12 written, 44 in memory) and the encoder the three branch
+ * outcomes of the loop.  On the destination, stopping gives exactly the
+ * bytes of a run without migration.
+ */
+static void test_ram_migrate(void)
+{
+    g_autofree char *dir = g_dir_make_tmp("riscv-trace-XXXXXX", NULL);
+    g_autofree char *stream = g_strdup_printf("%s/stream", dir);
+    g_autofree char *uri = g_strdup_printf("file:%s", stream);
+    QTestState *src = ram_loop_start(64 * KiB, 0);
+    QTestState *dst;
+    uint8_t want[52], got[52];
+
+    g_assert_cmphex(rd(src, RAM0 + WP_LOW), ==, BUF + 44);
+    g_assert_cmphex(rd(src, RAM0 + CONTROL) & EMPTY, ==, 0);
+    qtest_qmp_assert_success(src, "{ 'execute': 'stop' }");
+    qtest_qmp_assert_success(src, "{ 'execute': 'migrate', 'arguments': "
+                             "{ 'uri': %s } }", uri);
+    wait_migration(src);
+    qtest_quit(src);
+
+    dst = qtest_init("-machine virt,trace=on,trace-sink=ram -bios none "
+                     "-accel tcg -incoming defer");
+    qtest_qmp_assert_success(dst, "{ 'execute': 'migrate-incoming', "
+                             "'arguments': { 'uri': %s } }", uri);
+    wait_migration(dst);
+    g_assert_cmphex(rd(dst, RAM0 + WP_LOW), ==, BUF + 44);
+    g_assert_cmphex(rd(dst, RAM0 + CONTROL) & (ENABLE | EMPTY), ==, ENABLE);
+    qtest_qmp_assert_success(dst, "{ 'execute': 'cont' }");
+    ram_loop_stop(dst);
+
+    loop_ram_bytes(want);
+    g_assert_cmphex(rd(dst, RAM0 + WP_LOW), ==, BUF + 52);
+    qtest_memread(dst, BUF, got, sizeof(got));
+    g_assert_cmpmem(got, sizeof(got), want, sizeof(want));
+    qtest_quit(dst);
+    unlink(stream);
+    rmdir(dir);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -777,5 +855,6 @@ int main(int argc, char **argv)
     qtest_add_func("/riscv-trace/ram-smem", test_ram_smem);
     qtest_add_func("/riscv-trace/ram-wrap", test_ram_wrap);
     qtest_add_func("/riscv-trace/ram-stop-on-wrap", test_ram_stop_on_wrap);
+    qtest_add_func("/riscv-trace/ram-migrate", test_ram_migrate);
     return g_test_run();
 }

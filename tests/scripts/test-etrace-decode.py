@@ -182,6 +182,19 @@ def main():
         check('exception-flow', rc == 0 and out.splitlines() == want,
               f'exit {rc}: {out!r} {err!r}')
 
+        # the stream stops before the trace ends (a RAM sink that stopped
+        # when full): a gap says so, and it is not an error
+        cut = c.stream(c.GOOD[:-1])
+        rc, out, err = run(decoder, img + ['--output=flow'], cut, tmp)
+        check('cut-short', rc == 0 and not err and
+              out.splitlines()[-1] == '0 gap end of stream, trace not '
+              'ended' and len(out.splitlines()) == len(good) + 1,
+              f'exit {rc}: {out!r} {err!r}')
+        rc, out, err = run(decoder, img + ['--output=flow'],
+                           b''.join(frames), tmp)
+        check('ended', rc == 0 and out.splitlines()[-1] ==
+              '0 gap trace ended', f'exit {rc}: {out!r} {err!r}')
+
         # command line errors
         for name, args, msg in [
                 ('no-image', [], 'no program image'),
