@@ -15,6 +15,7 @@
 #include "qemu/sockets.h"
 #include "qemu/units.h"
 #include "qobject/qdict.h"
+#include "qemu/bswap.h"
 #include "libqtest.h"
 
 #define ENCODER0        0x3020000
@@ -777,6 +778,107 @@ static void test_ram_stop_on_wrap(void)
     qtest_quit(qts);
 }
 
+/*
+ * SRAM mode (-global riscv-trace-ram-sink.sram-size=256,smem=off): type
+ * 9 with HasSRAM only, SRAM mode after release, the buffer all of the
+ * SRAM (trRamStart 0 whatever is written, trRamLimit 252 after reset and
+ * below 256 whatever is written); loop_program traced into it, read back
+ * a word at a time through trRamRP and trRamData, which goes back to
+ * trRamStart after trRamLimit.
+ */
+static void test_ram_sram(void)
+{
+    QTestState *qts;
+    uint8_t want[52];
+    uint32_t v;
+    unsigned i;
+
+    qts = qtest_init("-machine virt,trace=on,trace-sink=ram -bios none "
+                     "-global riscv-trace-ram-sink.sram-size=256 "
+                     "-global riscv-trace-ram-sink.smem=off -accel tcg -S");
+    g_assert_cmphex(rd(qts, RAM0 + IMPL), ==, 0x00001901);
+    for (i = 0; i < ARRAY_SIZE(loop_program); i++) {
+        qtest_writel(qts, DRAM + 4 * i, loop_program[i]);
+    }
+    wr(qts, RAM0 + CONTROL, ACTIVE);
+    g_assert_cmphex(rd(qts, RAM0 + CONTROL), ==,
+                    ACTIVE | EMPTY | ASYNC_FREQ(3));
+    /* SMEM is not there: the mode stays SRAM. */
+    wr(qts, RAM0 + CONTROL, ACTIVE | RAM_SMEM | ASYNC_FREQ(3));
+    g_assert_cmphex(rd(qts, RAM0 + CONTROL) & RAM_SMEM, ==, 0);
+    g_assert_cmphex(rd(qts, RAM0 + START_LOW), ==, 0);
+    g_assert_cmphex(rd(qts, RAM0 + LIMIT_LOW), ==, 252);
+    wr(qts, RAM0 + START_LOW, 0x40);
+    g_assert_cmphex(rd(qts, RAM0 + START_LOW), ==, 0);
+    wr(qts, RAM0 + LIMIT_LOW, 0xffffffff);
+    wr(qts, RAM0 + LIMIT_HIGH, 0xffffffff);
+    g_assert_cmphex(rd(qts, RAM0 + LIMIT_LOW), ==, 252);
+    g_assert_cmphex(rd(qts, RAM0 + LIMIT_HIGH), ==, 0);
+    wr(qts, RAM0 + WP_LOW, 0);
+    wr(qts, RAM0 + CONTROL, ACTIVE | ENABLE | ASYNC_FREQ(3));
+
+    wr(qts, ENCODER0 + CONTROL, ACTIVE);
+    v = rd(qts, ENCODER0 + CONTROL);
+    wr(qts, ENCODER0 + CONTROL, v | ENABLE | INST_TRACING);
+    qtest_qmp_assert_success(qts, "{ 'execute': 'cont' }");
+    g_usleep(200 * 1000);
+    wait_for(qts, ENCODER0 + CONTROL, EMPTY, EMPTY);
+    wr(qts, ENCODER0 + CONTROL, v | ENABLE);
+    wait_for(qts, ENCODER0 + CONTROL, INST_TRACING | EMPTY, EMPTY);
+    wr(qts, ENCODER0 + CONTROL, v);
+    wait_for(qts, ENCODER0 + CONTROL, ENABLE | EMPTY, EMPTY);
+    wr(qts, RAM0 + CONTROL, ACTIVE | ASYNC_FREQ(3));
+    wait_for(qts, RAM0 + CONTROL, ENABLE | EMPTY, EMPTY);
+
+    loop_ram_bytes(want);
+    g_assert_cmphex(rd(qts, RAM0 + WP_LOW), ==, 52);
+    wr(qts, RAM0 + RP_LOW, 0);
+    for (i = 0; i < 52; i += 4) {
+        g_assert_cmphex(rd(qts, RAM0 + 0x040), ==,
+                        (uint32_t)ldl_le_p(want + i));
+    }
+    g_assert_cmphex(rd(qts, RAM0 + RP_LOW), ==, 52);
+    /* The word at trRamLimit, then trRamStart again. */
+    wr(qts, RAM0 + RP_LOW, 252);
+    g_assert_cmphex(rd(qts, RAM0 + 0x040), ==, 0);
+    g_assert_cmphex(rd(qts, RAM0 + RP_LOW), ==, 0);
+    g_assert_cmphex(rd(qts, RAM0 + 0x040), ==, (uint32_t)ldl_le_p(want));
+    /* trRamData is read-only. */
+    wr(qts, RAM0 + 0x040, 0x12345678);
+    wr(qts, RAM0 + RP_LOW, 0);
+    g_assert_cmphex(rd(qts, RAM0 + 0x040), ==, (uint32_t)ldl_le_p(want));
+    qtest_quit(qts);
+}
+
+/* Both modes: trRamMode chooses, while the sink is disabled. */
+static void test_ram_both_modes(void)
+{
+    QTestState *qts;
+
+    qts = qtest_init("-machine virt,trace=on,trace-sink=ram -bios none "
+                     "-global riscv-trace-ram-sink.sram-size=1024 "
+                     "-accel tcg -S");
+    g_assert_cmphex(rd(qts, RAM0 + IMPL), ==, 0x00003901);
+    wr(qts, RAM0 + CONTROL, ACTIVE);
+    g_assert_cmphex(rd(qts, RAM0 + CONTROL) & RAM_SMEM, ==, RAM_SMEM);
+    wr(qts, RAM0 + LIMIT_LOW, 0x80001ffc);
+    g_assert_cmphex(rd(qts, RAM0 + LIMIT_LOW), ==, 0x80001ffc);
+    /* To SRAM: the address registers take SRAM offsets. */
+    wr(qts, RAM0 + CONTROL, ACTIVE);
+    g_assert_cmphex(rd(qts, RAM0 + CONTROL) & RAM_SMEM, ==, 0);
+    g_assert_cmphex(rd(qts, RAM0 + LIMIT_LOW), ==, 0x3fc);
+    /* Enabled: the mode does not change. */
+    wr(qts, RAM0 + CONTROL, ACTIVE | ENABLE);
+    wr(qts, RAM0 + CONTROL, ACTIVE | ENABLE | RAM_SMEM);
+    g_assert_cmphex(rd(qts, RAM0 + CONTROL) & RAM_SMEM, ==, 0);
+    /* Nor in the write that disables it; once disabled, it does. */
+    wr(qts, RAM0 + CONTROL, ACTIVE | RAM_SMEM);
+    g_assert_cmphex(rd(qts, RAM0 + CONTROL) & (ENABLE | RAM_SMEM), ==, 0);
+    wr(qts, RAM0 + CONTROL, ACTIVE | RAM_SMEM);
+    g_assert_cmphex(rd(qts, RAM0 + CONTROL) & RAM_SMEM, ==, RAM_SMEM);
+    qtest_quit(qts);
+}
+
 static void wait_migration(QTestState *qts)
 {
     int i;
@@ -856,5 +958,7 @@ int main(int argc, char **argv)
     qtest_add_func("/riscv-trace/ram-wrap", test_ram_wrap);
     qtest_add_func("/riscv-trace/ram-stop-on-wrap", test_ram_stop_on_wrap);
     qtest_add_func("/riscv-trace/ram-migrate", test_ram_migrate);
+    qtest_add_func("/riscv-trace/ram-sram", test_ram_sram);
+    qtest_add_func("/riscv-trace/ram-both-modes", test_ram_both_modes);
     return g_test_run();
 }
