@@ -195,6 +195,19 @@ def main():
         check('ended', rc == 0 and out.splitlines()[-1] ==
               '0 gap trace ended', f'exit {rc}: {out!r} {err!r}')
 
+        # packets lost (a slow chardev): the encoder's support packet
+        # with trace_lost, then a synchronisation; a gap, no error
+        lost = c.stream([c.support(), c.start(c.BASE),
+                         c.branch(3, 0b100, 0x10 >> 1),
+                         c.support(qual=2), c.start(c.BASE + 0x14),
+                         c.support(qual=1)])
+        rc, out, err = run(decoder, img + ['--output=flow'], lost, tmp)
+        want = [f'0 M  {a:x} 0x{a:x}' for a in good[:10]] + \
+            ['0 gap trace lost', '0 M  80000014 0x80000014',
+             '0 gap trace ended']
+        check('lost-then-resync', rc == 0 and not err and
+              out.splitlines() == want, f'exit {rc}: {out!r} {err!r}')
+
         # command line errors
         for name, args, msg in [
                 ('no-image', [], 'no program image'),
