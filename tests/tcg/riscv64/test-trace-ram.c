@@ -56,11 +56,13 @@ static uint8_t trace_buf[BUF_SIZE] __attribute__((aligned(4096)));
 
 static uint32_t rd(unsigned long base, unsigned off)
 {
+    /* volatile: a device register, one 32-bit access per call */
     return *(volatile uint32_t *)(base + off);
 }
 
 static void wr(unsigned long base, unsigned off, uint32_t val)
 {
+    /* volatile: a device register, one 32-bit access per call */
     *(volatile uint32_t *)(base + off) = val;
 }
 
