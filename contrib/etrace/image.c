@@ -336,8 +336,16 @@ static EtdEnd classify(const EtdImage *img, uint32_t insn, unsigned size,
             *target = pc + sext(imm, 21);
             *call = is_link(rd);
             return ETD_END_JUMP;
-        case 0x67:      /* jalr: the encoder reports every target */
+        case 0x67:      /* jalr */
             *call = is_link(rd) && !(is_link(rs1) && rs1 != rd);
+            if (rs1 == 0) {
+                /* The target is the constant in the encoding: inferable */
+                *target = sext(insn >> 20, 12) & ~(uint64_t)1;
+                if (img->rv32) {
+                    *target &= 0xffffffff;
+                }
+                return ETD_END_JUMP;
+            }
             return ETD_END_UNINF;
         case 0x73:
             switch (insn) {

@@ -69,7 +69,10 @@ def classify(insn, size):
         if op == 0x63:
             return 'branch'
         if op == 0x67:
-            return jalr_type((insn >> 7) & 31, (insn >> 15) & 31)
+            itype = jalr_type((insn >> 7) & 31, (insn >> 15) & 31)
+            # rs1 = x0: the target is the constant in the encoding, an
+            # inferable jump (ingressPort.adoc, "Jump classification")
+            return itype | 1 if (insn >> 15) & 31 == 0 else itype
         if insn in (0x30200073, 0x10200073, 0x70200073):
             return 3
         return 0

@@ -319,6 +319,14 @@ static void te_drain(CPURISCVState *env, void *opaque,
                 itype = itype == CTRDATA_TYPE_DIRECT_CALL ?
                         ETRACE_ITYPE_UNINF_CALL : ETRACE_ITYPE_UNINF_JUMP;
             }
+            /*
+             * jalr rd, imm(x0) has its target in its encoding: the
+             * inferable itype next to CTR's indirect one (8 -> 9,
+             * 10 -> 11, 14 -> 15).
+             */
+            if (ev[i].info & RISCV_CF_EV_DIRECT_TARGET) {
+                itype |= 1;
+            }
             etrace_enc_set_itype(&s->enc, ev[i].src & mask, itype);
         }
     }

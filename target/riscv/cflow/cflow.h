@@ -73,6 +73,12 @@
  * types needed.
  */
 #define RISCV_CF_EV_TABLE_JUMP      BIT(18)
+/*
+ * Transfer: a jalr with rs1 = x0 (ctrdata.TYPE an indirect jump or call),
+ * whose target is the constant in its encoding: an inferable jump for a
+ * trace encoder (E-Trace, "Jump classification and target inference").
+ */
+#define RISCV_CF_EV_DIRECT_TARGET   BIT(19)
 
 static inline CTRType riscv_cf_event_type(const RISCVCFEvent *ev)
 {

@@ -171,6 +171,19 @@ ff_resume:
     TRACE_OFF ff
 
     /*
+     * The same fault after "jalr zero, 8(zero)": its target is the
+     * constant in its encoding, an inferable jump.
+     */
+    lla a5, jx_resume
+    TRACE_ON
+jx_start:
+    nop
+jx_jump:
+    jalr zero, 8(zero)
+jx_resume:
+    TRACE_OFF jx
+
+    /*
      * A machine software interrupt with a taken branch not yet reported:
      * raised by the store to MSIP, taken right after it (QEMU ends the
      * block after a device access).
