@@ -313,6 +313,25 @@ fa_target:
     TRACE_OFF fa
     sw zero, 8(s0)
 
+    /*
+     * Full addresses switched on while tracing: the encoder takes the
+     * write in between two blocks (the store ends its block) and says so
+     * in a support packet; full addresses from then on.
+     */
+    li t1, 1
+    lla a1, oc_target
+    TRACE_ON
+oc_start:
+    nop
+oc_feat:
+    sw t1, 8(s0)
+    jalr zero, 0(a1)
+    nop
+oc_target:
+    nop
+    TRACE_OFF oc
+    sw zero, 8(s0)
+
     /* Disable the encoder, funnel and sink; pass. */
     li t1, 1
     sw t1, 0(s0)
