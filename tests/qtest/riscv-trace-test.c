@@ -638,14 +638,15 @@ static void test_ram_registers(void)
  * then the sink, whose Enable = 0 writes out the word it holds, padded
  * with null.idle bytes.
  */
-static QTestState *ram_loop_start(uint32_t size, uint32_t ctl)
+static QTestState *ram_loop_start_on(const char *sinks, uint32_t size,
+                                     uint32_t ctl)
 {
     QTestState *qts;
     uint32_t v;
     unsigned i;
 
-    qts = qtest_init("-machine virt,trace=on,trace-sink=ram -bios none "
-                     "-accel tcg -S");
+    qts = qtest_initf("-machine virt,trace=on,trace-sink=%s -bios none "
+                      "-accel tcg -S", sinks);
     for (i = 0; i < ARRAY_SIZE(loop_program); i++) {
         qtest_writel(qts, DRAM + 4 * i, loop_program[i]);
     }
@@ -663,6 +664,11 @@ static QTestState *ram_loop_start(uint32_t size, uint32_t ctl)
     v = rd(qts, RAM0 + CONTROL);
     wr(qts, RAM0 + CONTROL, v | ctl | ENABLE);
     wait_for(qts, RAM0 + CONTROL, ENABLE, ENABLE);
+    if (!strcmp(sinks, "funnel-ram")) {
+        wr(qts, FUNNEL0 + CONTROL, ACTIVE);
+        wr(qts, FUNNEL0 + CONTROL, ACTIVE | ENABLE);
+        wait_for(qts, FUNNEL0 + CONTROL, ENABLE, ENABLE);
+    }
 
     wr(qts, ENCODER0 + CONTROL, 0);
     wait_for(qts, ENCODER0 + CONTROL, ACTIVE, 0);
@@ -678,6 +684,11 @@ static QTestState *ram_loop_start(uint32_t size, uint32_t ctl)
     g_usleep(200 * 1000);
     wait_for(qts, ENCODER0 + CONTROL, EMPTY, EMPTY);
     return qts;
+}
+
+static QTestState *ram_loop_start(uint32_t size, uint32_t ctl)
+{
+    return ram_loop_start_on("ram", size, ctl);
 }
 
 static void ram_loop_stop(QTestState *qts)
@@ -727,6 +738,25 @@ static void test_ram_smem(void)
     g_assert_cmpmem(got, sizeof(got), want, sizeof(want));
     /* Nothing after it. */
     g_assert_cmphex(qtest_readl(qts, BUF + 52), ==, 0);
+    qtest_quit(qts);
+}
+
+/*
+ * trace-sink=funnel-ram with one hart: the encoder, the funnel, the RAM
+ * sink at RAM0; no srcID with one hart, so the bytes of test_ram_smem.
+ */
+static void test_funnel_ram(void)
+{
+    QTestState *qts = ram_loop_start_on("funnel-ram", 64 * KiB, 0);
+    uint8_t want[52], got[52];
+
+    ram_loop_stop(qts);
+    loop_ram_bytes(want);
+    g_assert_cmphex(rd(qts, RAM0 + WP_LOW), ==, BUF + 52);
+    qtest_memread(qts, BUF, got, sizeof(got));
+    g_assert_cmpmem(got, sizeof(got), want, sizeof(want));
+    /* No PIB sink. */
+    g_assert_cmphex(rd(qts, PIB + IMPL), ==, 0);
     qtest_quit(qts);
 }
 
@@ -956,6 +986,7 @@ int main(int argc, char **argv)
     qtest_add_func("/riscv-trace/ram-registers", test_ram_registers);
     qtest_add_func("/riscv-trace/ram-smem", test_ram_smem);
     qtest_add_func("/riscv-trace/ram-wrap", test_ram_wrap);
+    qtest_add_func("/riscv-trace/funnel-ram", test_funnel_ram);
     qtest_add_func("/riscv-trace/ram-stop-on-wrap", test_ram_stop_on_wrap);
     qtest_add_func("/riscv-trace/ram-migrate", test_ram_migrate);
     qtest_add_func("/riscv-trace/ram-sram", test_ram_sram);
