@@ -934,7 +934,8 @@ static void wait_migration(QTestState *qts)
  * ram_loop migrated while tracing: the sink holds 2 bytes of a word
  * (34 + 12 written, 44 in memory) and the encoder the three branch
  * outcomes of the loop.  On the destination, stopping gives exactly the
- * bytes of a run without migration.
+ * bytes of a run without migration.  The encoder's timestamp unit,
+ * stopped, keeps its counter.
  */
 static void test_ram_migrate(void)
 {
@@ -944,6 +945,15 @@ static void test_ram_migrate(void)
     QTestState *src = ram_loop_start(64 * KiB, 0);
     QTestState *dst;
     uint8_t want[52], got[52];
+    uint32_t ts;
+
+    /* The timestamp unit: counted a while, stopped at ts. */
+    wr(src, ENCODER0 + 0x040, ACTIVE);
+    wr(src, ENCODER0 + 0x040, ACTIVE | (1u << 1));
+    g_usleep(1000);
+    wr(src, ENCODER0 + 0x040, ACTIVE);
+    ts = rd(src, ENCODER0 + 0x048);
+    g_assert_cmpuint(ts, >, 0);
 
     g_assert_cmphex(rd(src, RAM0 + WP_LOW), ==, BUF + 44);
     g_assert_cmphex(rd(src, RAM0 + CONTROL) & EMPTY, ==, 0);
@@ -960,6 +970,8 @@ static void test_ram_migrate(void)
     wait_migration(dst);
     g_assert_cmphex(rd(dst, RAM0 + WP_LOW), ==, BUF + 44);
     g_assert_cmphex(rd(dst, RAM0 + CONTROL) & (ENABLE | EMPTY), ==, ENABLE);
+    g_assert_cmphex(rd(dst, ENCODER0 + 0x040), ==, 0x30000031);
+    g_assert_cmphex(rd(dst, ENCODER0 + 0x048), ==, ts);
     qtest_qmp_assert_success(dst, "{ 'execute': 'cont' }");
     ram_loop_stop(dst);
 

@@ -43,6 +43,7 @@ def main():
         cmd = [qemu, '-M', 'virt,trace=on,trace-sink=ram', '-bios', 'none',
                '-display', 'none', '-monitor', 'none', '-serial',
                f'file:{out}', '-no-reboot', '-cpu', 'rv64', '-kernel', elf,
+               '-icount', 'shift=0',
                '-d', 'in_asm,exec,nochain,int', '-D', log]
         res = subprocess.run(cmd, timeout=300, check=False)
         with open(out, encoding='utf-8', errors='replace') as f:

@@ -33,6 +33,7 @@
 #include "system/runstate.h"
 #include "target/riscv/cpu.h"
 #include "target/riscv/cflow/cflow.h"
+#include "target/riscv/cntrpmf/cntrpmf.h"
 #include "hw/riscv/etrace-enc.h"
 #include "hw/riscv/trace-component.h"
 #include "trace.h"
@@ -64,6 +65,24 @@ REG32(TE_INST_FEATURES, 0x008)
     FIELD(TE_INST_FEATURES, SRC_ID, 16, 12)
     FIELD(TE_INST_FEATURES, SRC_BITS, 28, 4)
 REG32(TE_INST_FILTERS, 0x00c)
+REG32(TS_CONTROL, 0x040)
+    FIELD(TS_CONTROL, ACTIVE, 0, 1)
+    FIELD(TS_CONTROL, COUNT, 1, 1)
+    FIELD(TS_CONTROL, RESET, 2, 1)
+    FIELD(TS_CONTROL, MODE, 4, 3)
+    FIELD(TS_CONTROL, PRESCALE, 8, 2)
+    FIELD(TS_CONTROL, ENABLE, 15, 1)
+    FIELD(TS_CONTROL, WIDTH, 24, 6)
+REG32(TS_COUNTER_LOW, 0x048)
+REG32(TS_COUNTER_HIGH, 0x04c)
+
+/*
+ * The timestamp unit: Internal Core (trTsMode 3), counting the hart's
+ * clock (mcycle's: virtual time under icount, host cycles otherwise)
+ * prescaled by 4^trTsPrescale, 48 bits wide.
+ */
+#define TS_MODE_INTERNAL_CORE   3
+#define TS_WIDTH                48
 
 /*
  * trTeInstMode does not apply to E-Trace and reads 7 (E-Trace control
@@ -108,6 +127,14 @@ struct RISCVTraceEncoder {
     uint32_t inst_features;
     /* Enable went to 0: not empty until the hart has flushed. */
     bool flush_pending;
+    /*
+     * Timestamp unit: the counter was ts_value, ts_frac clock ticks past
+     * its last increment, when the clock read ts_anchor.
+     */
+    uint32_t ts_control;
+    uint64_t ts_value;
+    uint64_t ts_frac;
+    uint64_t ts_anchor;
 
     /* The hart's side. */
     bool tracing;
@@ -409,6 +436,64 @@ static void te_schedule_apply(RISCVTraceEncoder *s)
     async_run_on_cpu(CPU(s->cpu), te_apply_work, RUN_ON_CPU_HOST_PTR(s));
 }
 
+static bool ts_running(RISCVTraceEncoder *s)
+{
+    return FIELD_EX32(s->ts_control, TS_CONTROL, ACTIVE) &&
+           FIELD_EX32(s->ts_control, TS_CONTROL, COUNT);
+}
+
+/* Bring ts_value and ts_frac up to the clock's @now. */
+static void ts_advance(RISCVTraceEncoder *s, uint64_t now)
+{
+    unsigned shift = 2 * FIELD_EX32(s->ts_control, TS_CONTROL, PRESCALE);
+    uint64_t ticks;
+
+    if (ts_running(s)) {
+        ticks = now - s->ts_anchor + s->ts_frac;
+        s->ts_value = (s->ts_value + (ticks >> shift)) &
+                      MAKE_64BIT_MASK(0, TS_WIDTH);
+        s->ts_frac = ticks & MAKE_64BIT_MASK(0, shift);
+    }
+    s->ts_anchor = now;
+}
+
+static uint64_t ts_counter(RISCVTraceEncoder *s)
+{
+    ts_advance(s, riscv_cntrpmf_cycle_clock());
+    return s->ts_value;
+}
+
+static void ts_write_control(RISCVTraceEncoder *s, uint32_t val)
+{
+    uint32_t keep = R_TS_CONTROL_ACTIVE_MASK | R_TS_CONTROL_COUNT_MASK |
+                    R_TS_CONTROL_PRESCALE_MASK;
+
+    /* Up to now under the old settings. */
+    ts_advance(s, riscv_cntrpmf_cycle_clock());
+    if (!FIELD_EX32(val, TS_CONTROL, ACTIVE)) {
+        /* Held in reset. */
+        s->ts_control = 0;
+        s->ts_value = 0;
+        s->ts_frac = 0;
+        return;
+    }
+    if (!FIELD_EX32(s->ts_control, TS_CONTROL, ACTIVE)) {
+        /* Released from reset: stopped, at 0, not prescaled. */
+        val = R_TS_CONTROL_ACTIVE_MASK;
+    }
+    /*
+     * WARL: the one mode, Internal Core; trTsRunInDebug 0 (no debug
+     * mode); trTsEnable 0: packets carry no timestamp field yet.
+     */
+    s->ts_control = (val & keep) |
+                    TS_MODE_INTERNAL_CORE << R_TS_CONTROL_MODE_SHIFT |
+                    TS_WIDTH << R_TS_CONTROL_WIDTH_SHIFT;
+    if (FIELD_EX32(val, TS_CONTROL, RESET)) {
+        s->ts_value = 0;
+        s->ts_frac = 0;
+    }
+}
+
 static uint64_t te_read(void *opaque, hwaddr addr, unsigned size)
 {
     RISCVTraceEncoder *s = opaque;
@@ -426,6 +511,15 @@ static uint64_t te_read(void *opaque, hwaddr addr, unsigned size)
         break;
     case A_TE_INST_FEATURES:
         val = s->inst_features;
+        break;
+    case A_TS_CONTROL:
+        val = s->ts_control;
+        break;
+    case A_TS_COUNTER_LOW:
+        val = ts_counter(s);
+        break;
+    case A_TS_COUNTER_HIGH:
+        val = ts_counter(s) >> 32;
         break;
     }
     trace_riscv_trace_encoder_read(s->cpu->env.mhartid, addr, val);
@@ -508,6 +602,14 @@ static void te_write(void *opaque, hwaddr addr, uint64_t val64,
         qemu_log_mask(LOG_GUEST_ERROR, "%s: trTeImpl is read-only\n",
                       __func__);
         return;
+    case A_TS_CONTROL:
+        ts_write_control(s, val);
+        return;
+    case A_TS_COUNTER_LOW:
+    case A_TS_COUNTER_HIGH:
+        qemu_log_mask(LOG_GUEST_ERROR, "%s: trTsCounter is read-only\n",
+                      __func__);
+        return;
     default:
         return;
     }
@@ -542,6 +644,9 @@ static void te_reset_hold(Object *obj, ResetType type)
     RISCVTraceEncoder *s = RISCV_TRACE_ENCODER(obj);
     ETraceEncConfig cfg;
 
+    s->ts_control = 0;
+    s->ts_value = 0;
+    s->ts_frac = 0;
     s->control = 0;
     if (s->start) {
         s->control = TE_CONTROL_DEFAULT | R_TE_CONTROL_ENABLE_MASK |
@@ -698,6 +803,45 @@ static const VMStateDescription vmstate_etrace_enc = {
     }
 };
 
+static bool ts_needed(void *opaque)
+{
+    RISCVTraceEncoder *s = opaque;
+
+    return s->ts_control != 0;
+}
+
+static int ts_pre_save(void *opaque)
+{
+    RISCVTraceEncoder *s = opaque;
+
+    ts_advance(s, riscv_cntrpmf_cycle_clock());
+    return 0;
+}
+
+static int ts_post_load(void *opaque, int version_id)
+{
+    RISCVTraceEncoder *s = opaque;
+
+    /* The counter goes on from its value, with this host's clock. */
+    s->ts_anchor = riscv_cntrpmf_cycle_clock();
+    return 0;
+}
+
+static const VMStateDescription vmstate_te_ts = {
+    .name = TYPE_RISCV_TRACE_ENCODER "/timestamp",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .needed = ts_needed,
+    .pre_save = ts_pre_save,
+    .post_load = ts_post_load,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT32(ts_control, RISCVTraceEncoder),
+        VMSTATE_UINT64(ts_value, RISCVTraceEncoder),
+        VMSTATE_UINT64(ts_frac, RISCVTraceEncoder),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
 static const VMStateDescription vmstate_te = {
     .name = TYPE_RISCV_TRACE_ENCODER,
     .version_id = 1,
@@ -717,6 +861,10 @@ static const VMStateDescription vmstate_te = {
         VMSTATE_UINT32(buf_len, RISCVTraceEncoder),
         VMSTATE_UINT8_ARRAY(buf, RISCVTraceEncoder, TE_BUF_SIZE),
         VMSTATE_END_OF_LIST()
+    },
+    .subsections = (const VMStateDescription * const []) {
+        &vmstate_te_ts,
+        NULL
     }
 };
 

@@ -22,6 +22,9 @@
  *    synchronisation sequence (33 null.idle, a null.alignment) and a
  *    support packet with ienable 1 and no options; nothing past WP.
  *
+ * Then the encoder's timestamp unit: its register and, under -icount
+ * shift=0 (one clock tick per instruction), its counter.
+ *
  * The trace is then printed in hex ("trace-hex: " lines) for
  * tests/scripts/test-trace-ram.py, which decodes it and compares the
  * flow with QEMU's own record of what the hart ran.
@@ -48,6 +51,16 @@
 #define INST_MODE(m)    ((uint32_t)(m) << 4)
 #define RAM_SMEM        (1u << 4)
 #define STOP_ON_WRAP    (1u << 8)
+
+/* The timestamp unit of the encoder */
+#define TS_CONTROL      0x040
+#define TS_COUNTER_LOW  0x048
+#define TS_COUNTER_HIGH 0x04c
+#define TS_COUNT        (1u << 1)
+#define TS_RESET        (1u << 2)
+#define TS_PRESCALE(p)  ((uint32_t)(p) << 8)
+/* Released from reset: Active, Internal Core (3), 48 bits wide. */
+#define TS_DEFAULT      (ACTIVE | 3u << 4 | 48u << 24)
 
 #define BUF_SIZE        16384
 #define MAX_POLLS       10
@@ -166,6 +179,59 @@ static void dump(const uint8_t *p, unsigned len)
     }
 }
 
+/*
+ * Reset the counter with a store to trTsControl (@ctl), run 15 nops and
+ * read trTsCounterLow: under -icount shift=0 the hart's clock advances
+ * one tick per instruction, and the load comes 16 instructions after the
+ * store.
+ */
+static uint32_t ts_after_16(uint32_t ctl)
+{
+    uintptr_t ctrl = ENCODER + TS_CONTROL;
+    uintptr_t low = ENCODER + TS_COUNTER_LOW;
+    uint32_t val;
+
+    asm volatile("sw %1, 0(%2)\n\t"
+                 ".rept 15\n\tnop\n\t.endr\n\t"
+                 "lw %0, 0(%3)"
+                 : "=&r"(val) : "r"(ctl), "r"(ctrl), "r"(low) : "memory");
+    return val;
+}
+
+/*
+ * The encoder's timestamp unit (Trace Control Interface, "Timestamp
+ * Unit"): reset to 0 and stopped after release, one mode (Internal
+ * Core), 48 bits, no timestamps in packets yet (trTsEnable reads 0);
+ * counting the hart's clock, prescaled by 4^trTsPrescale.
+ */
+static void test_timestamp_unit(void)
+{
+    uint32_t a, b;
+
+    wr(ENCODER, TS_CONTROL, 0);
+    CHECK_EQ(rd(ENCODER, TS_CONTROL), 0);
+    wr(ENCODER, TS_CONTROL, ACTIVE);
+    CHECK_EQ(rd(ENCODER, TS_CONTROL), TS_DEFAULT);
+    CHECK_EQ(rd(ENCODER, TS_COUNTER_LOW), 0);
+    CHECK_EQ(rd(ENCODER, TS_COUNTER_LOW), 0);
+    /* Every writable field: Count, Prescale; Reset reads 0. */
+    wr(ENCODER, TS_CONTROL, 0xffffffff);
+    CHECK_EQ(rd(ENCODER, TS_CONTROL), TS_DEFAULT | TS_COUNT |
+             TS_PRESCALE(3));
+    CHECK_EQ(ts_after_16(TS_DEFAULT | TS_COUNT | TS_RESET), 16);
+    CHECK_EQ(ts_after_16(TS_DEFAULT | TS_COUNT | TS_RESET |
+                         TS_PRESCALE(1)), 4);
+    CHECK_EQ(ts_after_16(TS_DEFAULT | TS_COUNT | TS_RESET |
+                         TS_PRESCALE(2)), 1);
+    /* Stopped: it keeps its value. */
+    wr(ENCODER, TS_CONTROL, TS_DEFAULT);
+    a = rd(ENCODER, TS_COUNTER_LOW);
+    b = rd(ENCODER, TS_COUNTER_LOW);
+    CHECK_EQ(a, b);
+    CHECK_EQ(rd(ENCODER, TS_COUNTER_HIGH), 0);
+    wr(ENCODER, TS_CONTROL, 0);
+}
+
 int main(void)
 {
     uintptr_t buf = (uintptr_t)trace_buf;
@@ -178,6 +244,7 @@ int main(void)
     CHECK_EQ(rd(RAM_SINK, IMPL), 0x00002901);
     CHECK_EQ(rd(ENCODER, IMPL) & 0xfff, 0x101);
     probe_sink();
+    test_timestamp_unit();
 
     set_bits(RAM_SINK, ENABLE);
     poll("RAM sink enable", RAM_SINK, ENABLE, ENABLE);
