@@ -18,10 +18,13 @@ Reads a log of "-d in_asm,exec,nochain,int" (10.2) line by line:
     before A (icount, I/O in the middle of a block).
 """
 
+import fcntl
 import os
 import re
 import subprocess
 import sys
+import termios
+import threading
 
 IN_INSN = re.compile(r'^0x([0-9a-f]+):  ([0-9a-f]+) ')
 TRACE = re.compile(r'^Trace \d+: (0x[0-9a-f]+) \[[0-9a-f]+/[0-9a-f]+/'
@@ -151,20 +154,62 @@ def write_rom(code, path):
     return lo
 
 
-def run_traced(qemu, elf, cpu, extra, tmp):
+# F_SETPIPE_SZ (Linux)
+F_SETPIPE_SZ = 1031
+
+
+def slow_reader(fifo, trace, done):
+    """Copy @fifo (a 4 KiB pipe) to @trace, but read nothing until the pipe
+    is full (but for less than a write of the sink's queue) and 50 ms more
+    have passed: the sink's queue fills up and packets are lost; then
+    catch up while the guest still runs."""
+    fd = os.open(fifo, os.O_RDONLY)
+    fcntl.fcntl(fd, F_SETPIPE_SZ, 4096)
+    queued = bytearray(4)
+    while not done.is_set():
+        fcntl.ioctl(fd, termios.FIONREAD, queued)
+        if int.from_bytes(queued, sys.byteorder) >= 4096 - 256:
+            done.wait(0.05)
+            break
+        done.wait(0.001)
+    with open(trace, 'wb') as out:
+        while True:
+            data = os.read(fd, 65536)
+            if not data:
+                break
+            out.write(data)
+    os.close(fd)
+
+
+def run_traced(qemu, elf, cpu, extra, tmp, slow=False):
     """Run a guest with "-M virt,trace=on,trace-start=on" writing its trace
     to a file and, in the same run, QEMU's record of what it executed
-    ("-d in_asm,exec,nochain,int").  Returns the paths of the log and the
-    trace; exits when the guest fails."""
+    ("-d in_asm,exec,nochain,int").  With @slow, the trace goes through a
+    FIFO that a late reader empties (slow_reader), and the PIB sink queues
+    256 bytes: packets are lost.  Returns the paths of the log and the trace; exits
+    when the guest fails."""
     log = os.path.join(tmp, 'exec.log')
     trace = os.path.join(tmp, 'trace.bin')
-    cmd = [qemu, '-M', 'virt,trace=on,trace-chardev=tr,trace-start=on',
-           '-chardev', f'file,id=tr,path={trace}',
-           '-bios', 'none', '-display', 'none', '-monitor', 'none',
-           '-serial', 'null', '-no-reboot', '-cpu', cpu,
-           '-kernel', elf] + extra + \
-          ['-d', 'in_asm,exec,nochain,int', '-D', log]
+    chardev = ['-chardev', f'file,id=tr,path={trace}']
+    reader = None
+    done = threading.Event()
+    if slow:
+        fifo = os.path.join(tmp, 'trace.fifo')
+        os.mkfifo(fifo, 0o600)
+        chardev = ['-chardev', f'pipe,id=tr,path={fifo}',
+                   '-global', 'riscv-trace-pib-sink.fifo-size=256']
+        reader = threading.Thread(target=slow_reader,
+                                  args=(fifo, trace, done))
+        reader.start()
+    cmd = [qemu, '-M', 'virt,trace=on,trace-chardev=tr,trace-start=on'] + \
+        chardev + ['-bios', 'none', '-display', 'none', '-monitor', 'none',
+                   '-serial', 'null', '-no-reboot', '-cpu', cpu,
+                   '-kernel', elf] + extra + \
+        ['-d', 'in_asm,exec,nochain,int', '-D', log]
     res = subprocess.run(cmd, timeout=600, check=False)
+    if reader:
+        done.set()
+        reader.join()
     if res.returncode != 0:
         sys.exit(f'guest failed (exit {res.returncode}): {cmd}')
     return log, trace
