@@ -138,20 +138,15 @@ static void sink_trap(void *opaque, unsigned src, bool interrupt,
 static void warn_left(EtdMain *m, unsigned src)
 {
     EtdDecoder *d = etd_stream_decoder(&m->stream, src);
+    g_autofree char *how = d->left_from == ETD_NO_PC ?
+        g_strdup("the trace starts at") :
+        g_strdup_printf("the flow from 0x%" PRIx64 " goes to", d->left_from);
 
     out_flush(m);
-    if (d->left_from == ETD_NO_PC) {
-        fprintf(stderr, "etrace-decode: byte %" PRIu64 ": srcID %u: "
-                "warning: the trace starts at 0x%" PRIx64 ", outside the "
-                "program images; a gap until a packet reports code in "
-                "them\n", m->stream.offset, src, d->left_to);
-    } else {
-        fprintf(stderr, "etrace-decode: byte %" PRIu64 ": srcID %u: "
-                "warning: the flow from 0x%" PRIx64 " goes to 0x%" PRIx64
-                ", outside the program images; a gap until a packet "
-                "reports code in them\n", m->stream.offset, src,
-                d->left_from, d->left_to);
-    }
+    fprintf(stderr, "etrace-decode: byte %" PRIu64 ": srcID %u: warning: %s "
+            "0x%" PRIx64 ", outside the program images; a gap until a "
+            "packet reports code in them\n", m->stream.offset, src, how,
+            d->left_to);
 }
 
 static void sink_gap(void *opaque, unsigned src, const char *why)

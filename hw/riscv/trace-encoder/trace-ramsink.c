@@ -285,11 +285,34 @@ static uint64_t ram_sram_read(RISCVTraceRamSink *s)
     return val;
 }
 
+/* The address register of which @addr is the Low or High half, if any. */
+static uint64_t *ram_addr_reg(RISCVTraceRamSink *s, hwaddr addr)
+{
+    switch (addr & ~(hwaddr)4) {
+    case A_RAM_START_LOW:
+        return &s->start;
+    case A_RAM_LIMIT_LOW:
+        return &s->limit;
+    case A_RAM_WP_LOW:
+        return &s->wp;
+    case A_RAM_RP_LOW:
+        return &s->rp;
+    }
+    return NULL;
+}
+
 static uint64_t ram_read(void *opaque, hwaddr addr, unsigned size)
 {
     RISCVTraceRamSink *s = opaque;
+    uint64_t *reg = ram_addr_reg(s, addr);
     uint32_t val = 0;
 
+    if (reg) {
+        val = addr & 4 ? *reg >> 32 : *reg;
+        if (addr == A_RAM_WP_LOW) {
+            val |= s->wrap;
+        }
+    }
     switch (addr) {
     case A_RAM_CONTROL:
         val = FIELD_DP32(s->control, RAM_CONTROL, EMPTY, !s->word_len);
@@ -298,30 +321,6 @@ static uint64_t ram_read(void *opaque, hwaddr addr, unsigned size)
         val = 1 | RISCV_TRACE_COMP_RAMSINK << 8;    /* version 1.0 */
         val = FIELD_DP32(val, RAM_IMPL, HAS_SRAM, s->sram_size != 0);
         val = FIELD_DP32(val, RAM_IMPL, HAS_SMEM, s->has_smem);
-        break;
-    case A_RAM_START_LOW:
-        val = s->start;
-        break;
-    case A_RAM_START_HIGH:
-        val = s->start >> 32;
-        break;
-    case A_RAM_LIMIT_LOW:
-        val = s->limit;
-        break;
-    case A_RAM_LIMIT_HIGH:
-        val = s->limit >> 32;
-        break;
-    case A_RAM_WP_LOW:
-        val = s->wp | s->wrap;
-        break;
-    case A_RAM_WP_HIGH:
-        val = s->wp >> 32;
-        break;
-    case A_RAM_RP_LOW:
-        val = s->rp;
-        break;
-    case A_RAM_RP_HIGH:
-        val = s->rp >> 32;
         break;
     case A_RAM_DATA:
         val = ram_sram_read(s);
@@ -397,25 +396,11 @@ static void ram_write_control(RISCVTraceRamSink *s, uint32_t val)
     }
 }
 
-/* Write the low (@high false) or high half of an address register. */
-static void ram_write_half(RISCVTraceRamSink *s, uint64_t *reg, bool high,
-                           uint32_t val)
-{
-    if (high) {
-        *reg = deposit64(*reg, 32, 32, val);
-    } else {
-        *reg = deposit64(*reg, 0, 32, val);
-    }
-    *reg &= ram_addr_mask(s);
-    if (!ram_smem(s) && reg == &s->start) {
-        *reg = 0;
-    }
-}
-
 static void ram_write(void *opaque, hwaddr addr, uint64_t val64,
                       unsigned size)
 {
     RISCVTraceRamSink *s = opaque;
+    uint64_t *reg = ram_addr_reg(s, addr);
     uint32_t val = val64;
 
     trace_riscv_trace_ram_write(addr, val);
@@ -425,28 +410,17 @@ static void ram_write(void *opaque, hwaddr addr, uint64_t val64,
                       "0x%" HWADDR_PRIx " while held in reset\n", addr);
         return;
     }
+    if (reg) {
+        *reg = deposit64(*reg, addr & 4 ? 32 : 0, 32, val);
+        ram_legalize(s);
+    }
     switch (addr) {
     case A_RAM_CONTROL:
         ram_write_control(s, val);
         break;
-    case A_RAM_START_LOW:
-    case A_RAM_START_HIGH:
-        ram_write_half(s, &s->start, addr == A_RAM_START_HIGH, val);
-        break;
-    case A_RAM_LIMIT_LOW:
-    case A_RAM_LIMIT_HIGH:
-        ram_write_half(s, &s->limit, addr == A_RAM_LIMIT_HIGH, val);
-        break;
     case A_RAM_WP_LOW:
         /* Writing trRamWPLow is what clears (or sets) the wrap flag. */
         s->wrap = FIELD_EX32(val, RAM_WP_LOW, WRAP);
-        /* fall through */
-    case A_RAM_WP_HIGH:
-        ram_write_half(s, &s->wp, addr == A_RAM_WP_HIGH, val);
-        break;
-    case A_RAM_RP_LOW:
-    case A_RAM_RP_HIGH:
-        ram_write_half(s, &s->rp, addr == A_RAM_RP_HIGH, val);
         break;
     case A_RAM_IMPL:
         qemu_log_mask(LOG_GUEST_ERROR, "riscv-trace-ram-sink: trRamImpl is "
