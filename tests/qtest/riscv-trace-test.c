@@ -94,7 +94,15 @@ static void wait_for(QTestState *qts, uint64_t addr, uint32_t mask,
 
 static void test_encoder_registers(void)
 {
+    /* The registers of a filter and of a comparator written with ones */
+    static const uint32_t filter_ones[8] = {
+        0xffff, 0x16b, 0xffffffff, 0xffffffff, 0, 0, 0, 0,
+    };
+    static const uint32_t comp_ones[8] = {
+        0x3770, 0, 0, 0, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff,
+    };
     QTestState *qts = qtest_init(REG_ARGS);
+    unsigned i;
 
     /* Only Active and Enable are defined at reset; both are 0. */
     g_assert_cmphex(rd(qts, ENCODER0 + CONTROL) & (ACTIVE | ENABLE), ==, 0);
@@ -151,9 +159,31 @@ static void test_encoder_registers(void)
     wr(qts, ENCODER0 + INST_FEATURES, 0);
     g_assert_cmphex(rd(qts, ENCODER0 + INST_FEATURES), ==, 0);
 
-    /* No filters yet, reserved registers read 0. */
-    wr(qts, ENCODER0 + INST_FILTERS, 0xffff);
-    g_assert_cmphex(rd(qts, ENCODER0 + INST_FILTERS), ==, 0);
+    /*
+     * Eight filters and eight comparator units.  Filter control: enable,
+     * privilege, ecause and interrupt matching, three comparators (no
+     * impdef, dtype, dsize); privileges U, S, M, VU, VS and the interrupt
+     * value; the ecause choice all 64 bits; impdef and data matching 0.
+     * Comparator control: both functions and the match mode (the inputs
+     * are the instruction address, no notify); match values 64 bits.
+     */
+    wr(qts, ENCODER0 + INST_FILTERS, 0xffffffff);
+    g_assert_cmphex(rd(qts, ENCODER0 + INST_FILTERS), ==, 0xff);
+    wr(qts, ENCODER0 + INST_FILTERS, 0);
+    for (i = 0x400; i < 0x800; i += 4) {
+        wr(qts, ENCODER0 + i, 0xffffffff);
+    }
+    for (i = 0x400; i < 0x800; i += 4) {
+        uint32_t want = 0;
+
+        if (i < 0x500) {
+            want = filter_ones[i % 0x20 / 4];
+        } else if (i >= 0x600 && i < 0x700) {
+            want = comp_ones[i % 0x20 / 4];
+        }
+        g_assert_cmphex(rd(qts, ENCODER0 + i), ==, want);
+    }
+    /* Reserved registers read 0. */
     wr(qts, ENCODER0 + 0x100, 0xffffffff);
     g_assert_cmphex(rd(qts, ENCODER0 + 0x100), ==, 0);
 
@@ -935,7 +965,7 @@ static void wait_migration(QTestState *qts)
  * (34 + 12 written, 44 in memory) and the encoder the three branch
  * outcomes of the loop.  On the destination, stopping gives exactly the
  * bytes of a run without migration.  The encoder's timestamp unit,
- * stopped, keeps its counter.
+ * stopped, keeps its counter; its filter registers keep their values.
  */
 static void test_ram_migrate(void)
 {
@@ -954,6 +984,9 @@ static void test_ram_migrate(void)
     wr(src, ENCODER0 + 0x040, ACTIVE);
     ts = rd(src, ENCODER0 + 0x048);
     g_assert_cmpuint(ts, >, 0);
+    /* Filters set up, none selected: they migrate, nothing is filtered. */
+    wr(src, ENCODER0 + 0x460, 0xab);
+    wr(src, ENCODER0 + 0x6fc, 0x12345678);
 
     g_assert_cmphex(rd(src, RAM0 + WP_LOW), ==, BUF + 44);
     g_assert_cmphex(rd(src, RAM0 + CONTROL) & EMPTY, ==, 0);
@@ -972,6 +1005,8 @@ static void test_ram_migrate(void)
     g_assert_cmphex(rd(dst, RAM0 + CONTROL) & (ENABLE | EMPTY), ==, ENABLE);
     g_assert_cmphex(rd(dst, ENCODER0 + 0x040), ==, 0x30000031);
     g_assert_cmphex(rd(dst, ENCODER0 + 0x048), ==, ts);
+    g_assert_cmphex(rd(dst, ENCODER0 + 0x460), ==, 0xab);
+    g_assert_cmphex(rd(dst, ENCODER0 + 0x6fc), ==, 0x12345678);
     qtest_qmp_assert_success(dst, "{ 'execute': 'cont' }");
     ram_loop_stop(dst);
 

@@ -1,19 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Unit tests of the E-Trace 2.0 packet layer and encoder algorithm
- * (hw/riscv/trace-encoder/etrace-packet.c, etrace-enc.c).
+ * Unit tests of the E-Trace 2.0 packet layer, encoder algorithm and
+ * instruction trace filters (hw/riscv/trace-encoder/etrace-packet.c,
+ * etrace-enc.c, etrace-filter.c).
  *
  * This file is a QEMU unit test: scripts/prepare copies it into QEMU's
  * tests/unit.  Expected values are worked out by hand from the spec:
  * field tables of payload.adoc, the byte dumps of
  * fragmentCodeAndTransport.adoc, the encapsulation rules of
- * encapsulation.adoc, and the decision order of exampleAlgorithm.adoc.
+ * encapsulation.adoc, the decision order of exampleAlgorithm.adoc, and
+ * the filter and comparator registers of the Trace Control Interface.
  */
 
 #include "qemu/osdep.h"
 #include "hw/riscv/etrace.h"
 #include "qemu/bitops.h"
 #include "hw/riscv/etrace-enc.h"
+#include "hw/riscv/etrace-filter.h"
 
 /* The parameters of the trace encoder of qemu-system-riscv64. */
 static const ETraceParams rv64 = {
@@ -788,6 +791,288 @@ static void test_enc_lost(void)
     expect(want);
 }
 
+/*
+ * A filter stops qualifying: the last traced instruction is reported and
+ * a support packet says tracing ended (the encoder still enabled); the
+ * next traced instruction starts with a sync.  Stopping when nothing was
+ * traced since: no change to qualification.
+ */
+static void test_enc_unqualified(void)
+{
+    static const char *const want[] = {
+        "S ie=1 q=0 o=0",
+        "F3.0 b=1 p=3 a=800",
+        "F2 a=2 s=000",                     /* 0x1004: +4 */
+        "S ie=1 q=1 o=0",
+        "F3.0 b=1 p=0 a=1000",
+        "S ie=1 q=1 o=0",
+        "S ie=0 q=0 o=0",
+        NULL
+    };
+
+    setup(false, ETRACE_SYNC_MODE_PACKETS, 4);
+    etrace_enc_unqualified(&enc);           /* nothing traced yet */
+    etrace_enc_block(&enc, 0x1000, 4, 0x1004, 4, 2, M);
+    etrace_enc_unqualified(&enc);
+    etrace_enc_unqualified(&enc);           /* ended already */
+    etrace_enc_block(&enc, 0x2000, 4, 0x2000, 4, 1, U);
+    etrace_enc_unqualified(&enc);
+    etrace_enc_stop(&enc, false);
+    expect(want);
+}
+
+/* ---- filters and comparators ---- */
+
+#define FILTER(i, reg)  (ETRACE_FILTER_BASE + 0x20 * (i) + (reg))
+#define COMP(j, reg)    (ETRACE_COMP_BASE + 0x20 * (j) + (reg))
+#define CTL_COMP1(j)    (ETRACE_FILTER_MATCH_COMP(1) | \
+                         (j) << ETRACE_FILTER_COMP_SHIFT(1))
+
+static ETraceFilterRegs fregs;
+static ETraceFilter filt;
+
+static void wr(unsigned offset, uint32_t val)
+{
+    g_assert_true(etrace_filter_reg_write(&fregs, offset, val));
+}
+
+static uint32_t rd(unsigned offset)
+{
+    uint32_t val;
+
+    g_assert_true(etrace_filter_reg_read(&fregs, offset, &val));
+    return val;
+}
+
+static void comp_setup(unsigned j, unsigned pfn, uint64_t p, unsigned sfn,
+                       uint64_t sv, unsigned mode)
+{
+    wr(COMP(j, 0x00), pfn << ETRACE_COMP_P_FUNCTION_SHIFT |
+                      sfn << ETRACE_COMP_S_FUNCTION_SHIFT |
+                      mode << ETRACE_COMP_MATCH_MODE_SHIFT);
+    wr(COMP(j, 0x10), p);
+    wr(COMP(j, 0x14), p >> 32);
+    wr(COMP(j, 0x18), sv);
+    wr(COMP(j, 0x1c), sv >> 32);
+}
+
+/* Filter 0 alone, on comparator unit @j; the state starts afresh. */
+static void filter_on_comp(unsigned j)
+{
+    wr(0x00c, 1);
+    wr(FILTER(0, 0x00), ETRACE_FILTER_ENABLE | CTL_COMP1(j));
+    memset(&filt, 0, sizeof(filt));
+    etrace_filter_configure(&filt, &fregs);
+}
+
+/* Each address of @addrs in turn: whether it is traced. */
+static void expect_insns(const uint64_t *addrs, const char *want)
+{
+    unsigned i;
+
+    for (i = 0; want[i]; i++) {
+        g_assert_cmpint(etrace_filter_insn(&filt, addrs[i], M), ==,
+                        want[i] == 'T');
+    }
+}
+
+/* WARL: written with ones, what is not implemented reads 0. */
+static void test_filter_registers(void)
+{
+    static const struct {
+        unsigned offset;
+        uint32_t val;
+    } want[] = {
+        { 0x00c, 0xff },                    /* 8 filters */
+        { FILTER(0, 0x00), 0xffff },        /* no impdef, dtype, dsize */
+        { FILTER(7, 0x04), 0x16b },         /* priv 0 1 3 5 6, interrupt */
+        { FILTER(7, 0x08), 0xffffffff },
+        { FILTER(7, 0x0c), 0xffffffff },
+        { FILTER(0, 0x10), 0 },             /* impdef value */
+        { FILTER(0, 0x14), 0 },             /* impdef mask */
+        { FILTER(0, 0x18), 0 },             /* dtype, dsize */
+        { FILTER(0, 0x1c), 0 },
+        { FILTER(8, 0x00), 0 },             /* filter 8: none */
+        { FILTER(15, 0x04), 0 },
+        { COMP(0, 0x00), 0x3770 },          /* iaddr inputs, no notify */
+        { COMP(7, 0x04), 0 },
+        { COMP(7, 0x10), 0xffffffff },
+        { COMP(7, 0x14), 0xffffffff },
+        { COMP(7, 0x18), 0xffffffff },
+        { COMP(7, 0x1c), 0xffffffff },
+    };
+    uint32_t val;
+    unsigned i;
+
+    memset(&fregs, 0, sizeof(fregs));
+    for (i = 0; i < ARRAY_SIZE(want); i++) {
+        wr(want[i].offset, 0xffffffff);
+    }
+    for (i = 0; i < ARRAY_SIZE(want); i++) {
+        g_assert_cmphex(rd(want[i].offset), ==, want[i].val);
+    }
+    g_assert_false(etrace_filter_reg_read(&fregs, 0x010, &val));
+    g_assert_false(etrace_filter_reg_write(&fregs, 0x800, 1));
+}
+
+/*
+ * Each function of the primary comparator (mode 0, P alone) at
+ * m - 2, m, m + 2; function 6 is always false for the primary.
+ */
+static void test_filter_functions(void)
+{
+    static const char *const want[8] = {
+        "FTF", "TFT", "TFF", "TTF", "FFT", "FTT", "FFF", "TTT",
+    };
+    static const uint64_t addrs[] = { 0x80000ffe, 0x80001000, 0x80001002 };
+    unsigned fn;
+
+    for (fn = 0; fn < 8; fn++) {
+        memset(&fregs, 0, sizeof(fregs));
+        comp_setup(3, fn, 0x80001000, ETRACE_COMP_TRUE, 0,
+                   ETRACE_COMP_MODE_P);
+        filter_on_comp(3);
+        expect_insns(addrs, want[fn]);
+    }
+}
+
+/*
+ * A range [0x1000, 0x2000) as P >= lo and S < hi; its complement with
+ * !(P && S); a masked primary (secondary function 6): the page of 0x5000.
+ * Comparisons are unsigned: 2^63 is above the range.
+ */
+static void test_filter_modes(void)
+{
+    static const uint64_t range[] = {
+        0xffe, 0x1000, 0x1ffe, 0x2000, UINT64_C(1) << 63,
+    };
+    static const uint64_t page[] = { 0x4ffe, 0x5000, 0x5ffe, 0x6000 };
+
+    memset(&fregs, 0, sizeof(fregs));
+    comp_setup(0, ETRACE_COMP_GE, 0x1000, ETRACE_COMP_LT, 0x2000,
+               ETRACE_COMP_MODE_P_AND_S);
+    filter_on_comp(0);
+    expect_insns(range, "FTTFF");
+
+    comp_setup(0, ETRACE_COMP_GE, 0x1000, ETRACE_COMP_LT, 0x2000,
+               ETRACE_COMP_MODE_NOT_P_AND_S);
+    filter_on_comp(0);
+    expect_insns(range, "TFFTT");
+
+    comp_setup(0, ETRACE_COMP_EQ, 0x5123, ETRACE_COMP_SPECIAL,
+               ~UINT64_C(0xfff), ETRACE_COMP_MODE_P);
+    filter_on_comp(0);
+    expect_insns(page, "FTTF");
+}
+
+/*
+ * Latch mode: set at a primary match, asserted up to and including the
+ * instruction of a secondary match; primed by primary function 6, it is
+ * set from the start.
+ */
+static void test_filter_latch(void)
+{
+    /* X, A, Y, B, Z, B, A, A+B */
+    static const uint64_t seq[] = {
+        0x100, 0xa00, 0x104, 0xb00, 0x108, 0xb00, 0xa00, 0x10c,
+    };
+
+    memset(&fregs, 0, sizeof(fregs));
+    comp_setup(1, ETRACE_COMP_EQ, 0xa00, ETRACE_COMP_EQ, 0xb00,
+               ETRACE_COMP_MODE_LATCH);
+    filter_on_comp(1);
+    expect_insns(seq, "FTTTFFTT");
+
+    /* Set and cleared by one instruction (P and S both true at 0xc00). */
+    comp_setup(1, ETRACE_COMP_EQ, 0xc00, ETRACE_COMP_GE, 0xc00,
+               ETRACE_COMP_MODE_LATCH);
+    filter_on_comp(1);
+    expect_insns((const uint64_t []){ 0x100, 0xc00, 0x100 }, "FTF");
+
+    comp_setup(1, ETRACE_COMP_SPECIAL, 0, ETRACE_COMP_EQ, 0xb00,
+               ETRACE_COMP_MODE_LATCH);
+    filter_on_comp(1);
+    expect_insns(seq, "TTTTFFFF");
+    /* Tracing starts again: primed again. */
+    etrace_filter_restart(&filt);
+    expect_insns(seq, "TTTTFFFF");
+}
+
+/* Privilege choice; two filters OR; conditions of one filter AND. */
+static void test_filter_privilege(void)
+{
+    memset(&fregs, 0, sizeof(fregs));
+    wr(0x00c, 0x5);                         /* filters 0 and 2 */
+    wr(FILTER(0, 0x00), ETRACE_FILTER_ENABLE | ETRACE_FILTER_MATCH_PRIV);
+    wr(FILTER(0, 0x04), 1u << ETRACE_PRIV_U | 1u << ETRACE_PRIV_VU);
+    /* filter 2: M-mode at 0x8000 and above */
+    wr(FILTER(2, 0x00), ETRACE_FILTER_ENABLE | ETRACE_FILTER_MATCH_PRIV |
+                        CTL_COMP1(5));
+    wr(FILTER(2, 0x04), 1u << ETRACE_PRIV_M);
+    comp_setup(5, ETRACE_COMP_GE, 0x8000, ETRACE_COMP_TRUE, 0,
+               ETRACE_COMP_MODE_P);
+    /* filter 1, enabled but not selected */
+    wr(FILTER(1, 0x00), ETRACE_FILTER_ENABLE);
+    memset(&filt, 0, sizeof(filt));
+    etrace_filter_configure(&filt, &fregs);
+    g_assert_true(etrace_filter_on(&filt));
+    g_assert_true(etrace_filter_per_insn(&filt));
+
+    g_assert_true(etrace_filter_insn(&filt, 0x100, ETRACE_PRIV_U));
+    g_assert_true(etrace_filter_insn(&filt, 0x100, ETRACE_PRIV_VU));
+    g_assert_false(etrace_filter_insn(&filt, 0x100, ETRACE_PRIV_S));
+    g_assert_false(etrace_filter_insn(&filt, 0x9000, ETRACE_PRIV_VS));
+    g_assert_false(etrace_filter_insn(&filt, 0x100, ETRACE_PRIV_M));
+    g_assert_true(etrace_filter_insn(&filt, 0x9000, ETRACE_PRIV_M));
+
+    /* Selected but disabled: matches nothing. */
+    wr(0x00c, 0x2);
+    wr(FILTER(1, 0x00), 0);
+    etrace_filter_configure(&filt, &fregs);
+    g_assert_true(etrace_filter_on(&filt));
+    g_assert_false(etrace_filter_per_insn(&filt));
+    g_assert_false(etrace_filter_insn(&filt, 0x100, ETRACE_PRIV_U));
+}
+
+/*
+ * Trap windows: from a trap with a chosen cause (the trap itself
+ * included) to the return from it, nested traps counted; by interrupt.
+ */
+static void test_filter_traps(void)
+{
+    memset(&fregs, 0, sizeof(fregs));
+    wr(0x00c, 1);
+    wr(FILTER(0, 0x00), ETRACE_FILTER_ENABLE | ETRACE_FILTER_MATCH_ECAUSE);
+    wr(FILTER(0, 0x08), 1u << 8);           /* ecall from U */
+    memset(&filt, 0, sizeof(filt));
+    etrace_filter_configure(&filt, &fregs);
+
+    g_assert_false(etrace_filter_insn(&filt, 0x100, U));
+    g_assert_false(etrace_filter_trap(&filt, false, 2, 0x104, U));
+    g_assert_false(etrace_filter_insn(&filt, 0x200, M));
+    etrace_filter_trap_return(&filt);
+    g_assert_true(etrace_filter_trap(&filt, false, 8, 0x108, U));
+    g_assert_true(etrace_filter_insn(&filt, 0x200, M));
+    /* nested: an interrupt in the handler, its return */
+    g_assert_true(etrace_filter_trap(&filt, true, 7, 0x204, M));
+    g_assert_true(etrace_filter_insn(&filt, 0x300, M));
+    etrace_filter_trap_return(&filt);
+    g_assert_true(etrace_filter_insn(&filt, 0x204, M));
+    etrace_filter_trap_return(&filt);       /* the return from the ecall */
+    g_assert_false(etrace_filter_insn(&filt, 0x10c, U));
+
+    /* cause 8 in the high half: cause 40; interrupts only */
+    wr(FILTER(0, 0x00), ETRACE_FILTER_ENABLE | ETRACE_FILTER_MATCH_ECAUSE |
+                        ETRACE_FILTER_MATCH_INTERRUPT);
+    wr(FILTER(0, 0x08), 0);
+    wr(FILTER(0, 0x0c), 1u << 8);
+    wr(FILTER(0, 0x04), ETRACE_FILTER_VALUE_INTERRUPT);
+    etrace_filter_configure(&filt, &fregs);
+    g_assert_false(etrace_filter_trap(&filt, false, 40, 0x100, U));
+    g_assert_false(etrace_filter_trap(&filt, true, 8, 0x100, U));
+    g_assert_true(etrace_filter_trap(&filt, true, 40, 0x100, U));
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -820,5 +1105,12 @@ int main(int argc, char **argv)
                     test_enc_resync_halfwords);
     g_test_add_func("/etrace/enc/configure", test_enc_configure);
     g_test_add_func("/etrace/enc/lost", test_enc_lost);
+    g_test_add_func("/etrace/enc/unqualified", test_enc_unqualified);
+    g_test_add_func("/etrace/filter/registers", test_filter_registers);
+    g_test_add_func("/etrace/filter/functions", test_filter_functions);
+    g_test_add_func("/etrace/filter/modes", test_filter_modes);
+    g_test_add_func("/etrace/filter/latch", test_filter_latch);
+    g_test_add_func("/etrace/filter/privilege", test_filter_privilege);
+    g_test_add_func("/etrace/filter/traps", test_filter_traps);
     return g_test_run();
 }

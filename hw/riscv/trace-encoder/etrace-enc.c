@@ -379,13 +379,16 @@ void etrace_enc_start(ETraceEnc *e)
     send_support(e, true, ETRACE_QUAL_NO_CHANGE);
 }
 
-void etrace_enc_stop(ETraceEnc *e, bool ienable)
+/*
+ * Tracing ends after the held row: report it unless the packets sent
+ * for it did, and say so in a support packet.  With no row held, nothing
+ * was traced since tracing started or a filter ended it: qualification
+ * has not changed.
+ */
+static void etrace_enc_end(ETraceEnc *e, bool ienable)
 {
     uint8_t qual = ETRACE_QUAL_ENDED_REP;
 
-    if (!e->running) {
-        return;
-    }
     if (e->have_cur) {
         etrace_enc_decide(e, NULL);
         if (e->cur.retired && !e->cur_reported) {
@@ -393,10 +396,28 @@ void etrace_enc_stop(ETraceEnc *e, bool ienable)
         } else if (e->cur_reported_updiscon) {
             qual = ETRACE_QUAL_ENDED_NTR;
         }
+    } else {
+        qual = ETRACE_QUAL_NO_CHANGE;
     }
     send_support(e, ienable, qual);
     etrace_enc_reset_pipeline(e);
+}
+
+void etrace_enc_stop(ETraceEnc *e, bool ienable)
+{
+    if (!e->running) {
+        return;
+    }
+    etrace_enc_end(e, ienable);
     e->running = false;
+}
+
+void etrace_enc_unqualified(ETraceEnc *e)
+{
+    if (!e->running || !e->have_cur) {
+        return;
+    }
+    etrace_enc_end(e, true);
 }
 
 void etrace_enc_lost(ETraceEnc *e)

@@ -35,6 +35,7 @@
 #include "target/riscv/cflow/cflow.h"
 #include "target/riscv/cntrpmf/cntrpmf.h"
 #include "hw/riscv/etrace-enc.h"
+#include "hw/riscv/etrace-filter.h"
 #include "hw/riscv/trace-component.h"
 #include "trace.h"
 
@@ -125,6 +126,7 @@ struct RISCVTraceEncoder {
     /* Registers, with the BQL held. */
     uint32_t control;
     uint32_t inst_features;
+    ETraceFilterRegs filter_regs;
     /* Enable went to 0: not empty until the hart has flushed. */
     bool flush_pending;
     /*
@@ -141,6 +143,7 @@ struct RISCVTraceEncoder {
     bool lost;
     ETraceEncap encap;
     ETraceEnc enc;
+    ETraceFilter filter;
     uint32_t buf_len;
     uint8_t buf[TE_BUF_SIZE];
     /* buf_len != 0, for register reads from other threads */
@@ -179,6 +182,7 @@ static void te_config(RISCVTraceEncoder *s, ETraceEncConfig *cfg)
         .sync_mode = FIELD_EX32(s->control, TE_CONTROL, INST_SYNC_MODE),
         .sync_max = FIELD_EX32(s->control, TE_CONTROL, INST_SYNC_MAX),
     };
+    etrace_filter_configure(&s->filter, &s->filter_regs);
 }
 
 /* E-Trace privilege code of the hart's current mode. */
@@ -310,7 +314,8 @@ static uint32_t te_needs(CPURISCVState *env, void *opaque)
     if (!s->tracing) {
         return 0;
     }
-    return RISCV_CF_NEED_BLOCKS |
+    return (etrace_filter_per_insn(&s->filter) ? RISCV_CF_NEED_STEP : 0) |
+           RISCV_CF_NEED_BLOCKS |
            BIT(CTRDATA_TYPE_NONTAKEN_BRANCH) |
            BIT(CTRDATA_TYPE_TAKEN_BRANCH) |
            BIT(CTRDATA_TYPE_INDIRECT_CALL) |
@@ -326,6 +331,7 @@ static void te_drain(CPURISCVState *env, void *opaque,
     RISCVTraceEncoder *s = opaque;
     uint64_t mask = te_addr_mask(env);
     uint8_t priv = te_priv(env);
+    bool filtered = etrace_filter_on(&s->filter);
     unsigned i;
 
     if (!s->tracing) {
@@ -333,6 +339,17 @@ static void te_drain(CPURISCVState *env, void *opaque,
     }
     for (i = 0; i < n; i++) {
         if (riscv_cf_event_kind(&ev[i]) == RISCV_CF_EV_BLOCK) {
+            /*
+             * Filtered: a block is traced or not as a whole; it holds
+             * one instruction when its address matters.  The transfer
+             * that may end a block not traced finds no row of its own
+             * to mark (the encoder holds none since the last traced).
+             */
+            if (unlikely(filtered) &&
+                !etrace_filter_insn(&s->filter, ev[i].src & mask, priv)) {
+                etrace_enc_unqualified(&s->enc);
+                continue;
+            }
             etrace_enc_block(&s->enc, ev[i].src & mask,
                              ev[i].info & RISCV_CF_EV_FIRST_RVC ? 2 : 4,
                              ev[i].dst & mask,
@@ -368,12 +385,20 @@ static void te_trap(CPURISCVState *env, void *opaque,
     /* xtval as the hart holds it: 32 bits wide on an RV32 hart */
     uint64_t tval_mask = env->misa_mxl == MXL_RV32 ? UINT32_MAX : UINT64_MAX;
 
-    if (s->tracing) {
-        etrace_enc_trap(&s->enc, trap->async, trap->cause,
-                        trap->tval & tval_mask,
-                        trap->epc & te_addr_mask(env), trap->insn_len,
-                        te_priv(env));
+    uint64_t epc = trap->epc & te_addr_mask(env);
+
+    if (!s->tracing) {
+        return;
     }
+    if (etrace_filter_on(&s->filter) &&
+        !etrace_filter_trap(&s->filter, trap->async, trap->cause, epc,
+                            te_priv(env))) {
+        etrace_enc_unqualified(&s->enc);
+        return;
+    }
+    etrace_enc_trap(&s->enc, trap->async, trap->cause,
+                    trap->tval & tval_mask, epc, trap->insn_len,
+                    te_priv(env));
 }
 
 static void te_trap_return(CPURISCVState *env, void *opaque,
@@ -382,7 +407,11 @@ static void te_trap_return(CPURISCVState *env, void *opaque,
     RISCVTraceEncoder *s = opaque;
 
     if (s->tracing) {
+        /* Not traced: the encoder holds no row since the last traced. */
         etrace_enc_trap_return(&s->enc);
+        if (etrace_filter_on(&s->filter)) {
+            etrace_filter_trap_return(&s->filter);
+        }
     }
 }
 
@@ -411,6 +440,7 @@ static void te_apply(RISCVTraceEncoder *s)
     if (want && !s->tracing) {
         s->lost = false;
         s->tracing = true;
+        etrace_filter_restart(&s->filter);
         etrace_enc_start(&s->enc);
         trace_riscv_trace_encoder_start(env->mhartid);
     } else if (!want && s->tracing) {
@@ -521,6 +551,9 @@ static uint64_t te_read(void *opaque, hwaddr addr, unsigned size)
     case A_TS_COUNTER_HIGH:
         val = ts_counter(s) >> 32;
         break;
+    default:
+        etrace_filter_reg_read(&s->filter_regs, addr, &val);
+        break;
     }
     trace_riscv_trace_encoder_read(s->cpu->env.mhartid, addr, val);
     return val;
@@ -611,7 +644,10 @@ static void te_write(void *opaque, hwaddr addr, uint64_t val64,
                       __func__);
         return;
     default:
-        return;
+        if (!etrace_filter_reg_write(&s->filter_regs, addr, val)) {
+            return;
+        }
+        break;
     }
     te_schedule_apply(s);
 }
@@ -656,6 +692,7 @@ static void te_reset_hold(Object *obj, ResetType type)
         s->control = FIELD_DP32(s->control, TE_CONTROL, INST_SYNC_MAX,
                                 s->start_sync_max);
     }
+    memset(&s->filter_regs, 0, sizeof(s->filter_regs));
     s->inst_features = 0;
     s->inst_features = FIELD_DP32(s->inst_features, TE_INST_FEATURES,
                                   NO_ADDR_DIFF, s->reset_no_addr_diff);
@@ -842,6 +879,50 @@ static const VMStateDescription vmstate_te_ts = {
     }
 };
 
+static bool filters_needed(void *opaque)
+{
+    RISCVTraceEncoder *s = opaque;
+    static const ETraceFilterRegs reset;
+
+    return memcmp(&s->filter_regs, &reset, sizeof(reset));
+}
+
+static int filters_post_load(void *opaque, int version_id)
+{
+    RISCVTraceEncoder *s = opaque;
+
+    /* The hart's copy: the registers as last applied, with its state. */
+    etrace_filter_load(&s->filter, &s->filter_regs);
+    return 0;
+}
+
+static const VMStateDescription vmstate_te_filters = {
+    .name = TYPE_RISCV_TRACE_ENCODER "/filters",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .needed = filters_needed,
+    .post_load = filters_post_load,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT32(filter_regs.inst_filters, RISCVTraceEncoder),
+        VMSTATE_UINT32_ARRAY(filter_regs.control, RISCVTraceEncoder,
+                             ETRACE_FILTERS),
+        VMSTATE_UINT32_ARRAY(filter_regs.match_inst, RISCVTraceEncoder,
+                             ETRACE_FILTERS),
+        VMSTATE_UINT64_ARRAY(filter_regs.match_ecause, RISCVTraceEncoder,
+                             ETRACE_FILTERS),
+        VMSTATE_UINT32_ARRAY(filter_regs.comp_control, RISCVTraceEncoder,
+                             ETRACE_COMPARATORS),
+        VMSTATE_UINT64_ARRAY(filter_regs.pmatch, RISCVTraceEncoder,
+                             ETRACE_COMPARATORS),
+        VMSTATE_UINT64_ARRAY(filter_regs.smatch, RISCVTraceEncoder,
+                             ETRACE_COMPARATORS),
+        VMSTATE_UINT8(filter.window, RISCVTraceEncoder),
+        VMSTATE_UINT8_ARRAY(filter.nest, RISCVTraceEncoder, ETRACE_FILTERS),
+        VMSTATE_UINT8(filter.latch, RISCVTraceEncoder),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
 static const VMStateDescription vmstate_te = {
     .name = TYPE_RISCV_TRACE_ENCODER,
     .version_id = 1,
@@ -864,6 +945,7 @@ static const VMStateDescription vmstate_te = {
     },
     .subsections = (const VMStateDescription * const []) {
         &vmstate_te_ts,
+        &vmstate_te_filters,
         NULL
     }
 };

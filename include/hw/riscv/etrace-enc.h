@@ -137,9 +137,22 @@ void etrace_enc_start(ETraceEnc *e);
  * @ienable: the encoder stays enabled (only instruction tracing stops)
  *
  * Reports the last traced instruction, then sends a support packet with
- * qual_status ended_rep or ended_ntr.
+ * qual_status ended_rep or ended_ntr (no_change when nothing was traced
+ * since tracing started or a filter ended it).
  */
 void etrace_enc_stop(ETraceEnc *e, bool ienable);
+
+/**
+ * etrace_enc_unqualified: the next instruction is not traced
+ * @e: encoder
+ *
+ * A filter stopped qualifying the instructions: tracing ends after the
+ * last row given, as etrace_enc_stop() ends it but with the encoder
+ * enabled, and starts again, with a synchronisation packet, at the next
+ * row.  Nothing happens when no row was given since tracing started or
+ * last ended.
+ */
+void etrace_enc_unqualified(ETraceEnc *e);
 
 /**
  * etrace_enc_lost: packets were lost

@@ -38,9 +38,15 @@
 #define RISCV_CF_NEED_INSNS         BIT(16)
 /* Append an event for every block of instructions executed. */
 #define RISCV_CF_NEED_BLOCKS        BIT(17)
+/*
+ * Every block holds one instruction: a consumer that looks at each
+ * instruction on its own (a trace filter comparing addresses).
+ */
+#define RISCV_CF_NEED_STEP          BIT(18)
 #define RISCV_CF_NEED_ALL           (RISCV_CF_NEED_TYPES | \
                                      RISCV_CF_NEED_INSNS | \
-                                     RISCV_CF_NEED_BLOCKS)
+                                     RISCV_CF_NEED_BLOCKS | \
+                                     RISCV_CF_NEED_STEP)
 
 /* TranslationBlock.cs_base holds the needs above this bit. */
 #define RISCV_CF_TB_SHIFT           32

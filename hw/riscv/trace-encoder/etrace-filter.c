@@ -1,0 +1,352 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Instruction trace filters and comparators of a trace encoder (see
+ * etrace-filter.h).
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/bitops.h"
+#include "hw/riscv/etrace.h"
+#include "hw/riscv/etrace-filter.h"
+
+/* trTeInstFilters: a bit per filter */
+#define INST_FILTERS_OFFSET     0x00c
+
+/* Registers of a filter and of a comparator unit */
+#define FILTER_CONTROL          0x00
+#define FILTER_MATCH_INST       0x04
+#define FILTER_ECAUSE_LOW       0x08
+#define FILTER_ECAUSE_HIGH      0x0c
+#define COMP_CONTROL            0x00
+#define COMP_PMATCH_LOW         0x10
+#define COMP_PMATCH_HIGH        0x14
+#define COMP_SMATCH_LOW         0x18
+#define COMP_SMATCH_HIGH        0x1c
+
+/*
+ * The fields that can be set: enable, privilege, ecause and interrupt
+ * matching, three comparators of eight (not impdef, dtype, dsize).
+ */
+#define FILTER_CONTROL_RW       0xffffu
+/* Privileges U, S/HS, M, VU, VS (not D: no debug mode); the interrupt. */
+#define FILTER_MATCH_INST_RW \
+    (1u << ETRACE_PRIV_U | 1u << ETRACE_PRIV_S | 1u << ETRACE_PRIV_M | \
+     1u << ETRACE_PRIV_VU | 1u << ETRACE_PRIV_VS | \
+     ETRACE_FILTER_VALUE_INTERRUPT)
+/* Both functions and the match mode; the inputs are iaddr, no notify. */
+#define COMP_CONTROL_RW \
+    (7u << ETRACE_COMP_P_FUNCTION_SHIFT | \
+     7u << ETRACE_COMP_S_FUNCTION_SHIFT | \
+     3u << ETRACE_COMP_MATCH_MODE_SHIFT)
+
+#define FILTER_TRAP_MATCH \
+    (ETRACE_FILTER_MATCH_ECAUSE | ETRACE_FILTER_MATCH_INTERRUPT)
+
+static uint64_t deposit_half(uint64_t v, bool high, uint32_t val)
+{
+    return high ? deposit64(v, 32, 32, val) : deposit64(v, 0, 32, val);
+}
+
+bool etrace_filter_reg_read(const ETraceFilterRegs *r, unsigned offset,
+                            uint32_t *val)
+{
+    unsigned reg = offset % ETRACE_FILTER_STRIDE;
+    unsigned i;
+
+    *val = 0;
+    if (offset == INST_FILTERS_OFFSET) {
+        *val = r->inst_filters;
+    } else if (offset >= ETRACE_FILTER_BASE && offset < ETRACE_FILTER_END) {
+        i = (offset - ETRACE_FILTER_BASE) / ETRACE_FILTER_STRIDE;
+        if (i >= ETRACE_FILTERS) {
+            return true;
+        }
+        switch (reg) {
+        case FILTER_CONTROL:
+            *val = r->control[i];
+            break;
+        case FILTER_MATCH_INST:
+            *val = r->match_inst[i];
+            break;
+        case FILTER_ECAUSE_LOW:
+        case FILTER_ECAUSE_HIGH:
+            *val = r->match_ecause[i] >> (reg == FILTER_ECAUSE_HIGH ? 32 : 0);
+            break;
+        }
+    } else if (offset >= ETRACE_COMP_BASE && offset < ETRACE_COMP_END) {
+        i = (offset - ETRACE_COMP_BASE) / ETRACE_FILTER_STRIDE;
+        if (i >= ETRACE_COMPARATORS) {
+            return true;
+        }
+        switch (reg) {
+        case COMP_CONTROL:
+            *val = r->comp_control[i];
+            break;
+        case COMP_PMATCH_LOW:
+        case COMP_PMATCH_HIGH:
+            *val = r->pmatch[i] >> (reg == COMP_PMATCH_HIGH ? 32 : 0);
+            break;
+        case COMP_SMATCH_LOW:
+        case COMP_SMATCH_HIGH:
+            *val = r->smatch[i] >> (reg == COMP_SMATCH_HIGH ? 32 : 0);
+            break;
+        }
+    } else {
+        return false;
+    }
+    return true;
+}
+
+bool etrace_filter_reg_write(ETraceFilterRegs *r, unsigned offset,
+                             uint32_t val)
+{
+    unsigned reg = offset % ETRACE_FILTER_STRIDE;
+    unsigned i;
+
+    if (offset == INST_FILTERS_OFFSET) {
+        r->inst_filters = val & MAKE_64BIT_MASK(0, ETRACE_FILTERS);
+    } else if (offset >= ETRACE_FILTER_BASE && offset < ETRACE_FILTER_END) {
+        i = (offset - ETRACE_FILTER_BASE) / ETRACE_FILTER_STRIDE;
+        if (i >= ETRACE_FILTERS) {
+            return true;
+        }
+        switch (reg) {
+        case FILTER_CONTROL:
+            r->control[i] = val & FILTER_CONTROL_RW;
+            break;
+        case FILTER_MATCH_INST:
+            r->match_inst[i] = val & FILTER_MATCH_INST_RW;
+            break;
+        case FILTER_ECAUSE_LOW:
+        case FILTER_ECAUSE_HIGH:
+            r->match_ecause[i] = deposit_half(r->match_ecause[i],
+                                              reg == FILTER_ECAUSE_HIGH, val);
+            break;
+        }
+    } else if (offset >= ETRACE_COMP_BASE && offset < ETRACE_COMP_END) {
+        i = (offset - ETRACE_COMP_BASE) / ETRACE_FILTER_STRIDE;
+        if (i >= ETRACE_COMPARATORS) {
+            return true;
+        }
+        switch (reg) {
+        case COMP_CONTROL:
+            r->comp_control[i] = val & COMP_CONTROL_RW;
+            break;
+        case COMP_PMATCH_LOW:
+        case COMP_PMATCH_HIGH:
+            r->pmatch[i] = deposit_half(r->pmatch[i],
+                                        reg == COMP_PMATCH_HIGH, val);
+            break;
+        case COMP_SMATCH_LOW:
+        case COMP_SMATCH_HIGH:
+            r->smatch[i] = deposit_half(r->smatch[i],
+                                        reg == COMP_SMATCH_HIGH, val);
+            break;
+        }
+    } else {
+        return false;
+    }
+    return true;
+}
+
+static unsigned comp_field(uint32_t ctl, unsigned shift)
+{
+    return extract32(ctl, shift, shift == ETRACE_COMP_MATCH_MODE_SHIFT ? 2 : 3);
+}
+
+/* The comparator unit @k selects, when it must match. */
+static bool filter_uses(uint32_t ctl, unsigned k, unsigned *comp)
+{
+    *comp = extract32(ctl, ETRACE_FILTER_COMP_SHIFT(k), 3);
+    return ctl & ETRACE_FILTER_MATCH_COMP(k);
+}
+
+void etrace_filter_restart(ETraceFilter *f)
+{
+    unsigned j;
+
+    f->window = 0;
+    memset(f->nest, 0, sizeof(f->nest));
+    f->latch = 0;
+    for (j = 0; j < ETRACE_COMPARATORS; j++) {
+        uint32_t ctl = f->regs.comp_control[j];
+
+        if (comp_field(ctl, ETRACE_COMP_P_FUNCTION_SHIFT) ==
+            ETRACE_COMP_SPECIAL &&
+            comp_field(ctl, ETRACE_COMP_MATCH_MODE_SHIFT) ==
+            ETRACE_COMP_MODE_LATCH) {
+            f->latch |= 1u << j;
+        }
+    }
+}
+
+void etrace_filter_load(ETraceFilter *f, const ETraceFilterRegs *r)
+{
+    unsigned i, k, comp;
+
+    f->regs = *r;
+    f->active = 0;
+    f->comps = 0;
+    for (i = 0; i < ETRACE_FILTERS; i++) {
+        uint32_t ctl = r->control[i];
+
+        if (!(r->inst_filters & BIT(i)) || !(ctl & ETRACE_FILTER_ENABLE)) {
+            continue;
+        }
+        f->active |= 1u << i;
+        for (k = 1; k <= 3; k++) {
+            if (filter_uses(ctl, k, &comp)) {
+                f->comps |= 1u << comp;
+            }
+        }
+    }
+}
+
+void etrace_filter_configure(ETraceFilter *f, const ETraceFilterRegs *r)
+{
+    if (memcmp(&f->regs, r, sizeof(*r))) {
+        etrace_filter_load(f, r);
+        etrace_filter_restart(f);
+    }
+}
+
+/* Unsigned comparison @fn of @x with @m (functions 0 to 5, and 7). */
+static bool compare(unsigned fn, uint64_t x, uint64_t m)
+{
+    switch (fn) {
+    case ETRACE_COMP_EQ:
+        return x == m;
+    case ETRACE_COMP_NE:
+        return x != m;
+    case ETRACE_COMP_LT:
+        return x < m;
+    case ETRACE_COMP_LE:
+        return x <= m;
+    case ETRACE_COMP_GT:
+        return x > m;
+    case ETRACE_COMP_GE:
+        return x >= m;
+    case ETRACE_COMP_TRUE:
+        return true;
+    default:
+        g_assert_not_reached();
+    }
+}
+
+/* The output of comparator unit @j for instruction address @addr. */
+static bool comparator(ETraceFilter *f, unsigned j, uint64_t addr)
+{
+    uint32_t ctl = f->regs.comp_control[j];
+    unsigned pfn = comp_field(ctl, ETRACE_COMP_P_FUNCTION_SHIFT);
+    unsigned sfn = comp_field(ctl, ETRACE_COMP_S_FUNCTION_SHIFT);
+    uint64_t pmatch = f->regs.pmatch[j];
+    uint64_t x = addr;
+    bool p, s, out;
+
+    if (sfn == ETRACE_COMP_SPECIAL) {
+        /* The secondary value masks the primary comparison. */
+        x &= f->regs.smatch[j];
+        pmatch &= f->regs.smatch[j];
+        s = true;
+    } else {
+        s = compare(sfn, addr, f->regs.smatch[j]);
+    }
+    p = pfn != ETRACE_COMP_SPECIAL && compare(pfn, x, pmatch);
+
+    switch (comp_field(ctl, ETRACE_COMP_MATCH_MODE_SHIFT)) {
+    case ETRACE_COMP_MODE_P:
+        return p;
+    case ETRACE_COMP_MODE_P_AND_S:
+        return p && s;
+    case ETRACE_COMP_MODE_NOT_P_AND_S:
+        return !(p && s);
+    default:
+        /*
+         * Set by a primary match, asserted up to and including the
+         * instruction of a secondary match.
+         */
+        out = (f->latch & BIT(j)) || p;
+        f->latch = (f->latch & ~BIT(j)) | (out && !s) << j;
+        return out;
+    }
+}
+
+/* Whether an instruction or trap of @priv at @addr is traced. */
+static bool filter_row(ETraceFilter *f, uint64_t addr, uint8_t priv)
+{
+    uint8_t comps = 0;
+    unsigned i, j, k, comp;
+
+    for (j = 0; j < ETRACE_COMPARATORS; j++) {
+        if ((f->comps & BIT(j)) && comparator(f, j, addr)) {
+            comps |= 1u << j;
+        }
+    }
+    for (i = 0; i < ETRACE_FILTERS; i++) {
+        uint32_t ctl = f->regs.control[i];
+        bool match = f->active & BIT(i);
+
+        if (match && (ctl & ETRACE_FILTER_MATCH_PRIV)) {
+            match = f->regs.match_inst[i] & BIT(priv);
+        }
+        if (match && (ctl & FILTER_TRAP_MATCH)) {
+            match = f->window & BIT(i);
+        }
+        for (k = 1; match && k <= 3; k++) {
+            if (filter_uses(ctl, k, &comp)) {
+                match = comps & BIT(comp);
+            }
+        }
+        if (match) {
+            return true;
+        }
+    }
+    return false;
+}
+
+bool etrace_filter_insn(ETraceFilter *f, uint64_t addr, uint8_t priv)
+{
+    return filter_row(f, addr, priv);
+}
+
+bool etrace_filter_trap(ETraceFilter *f, bool interrupt, uint8_t ecause,
+                        uint64_t epc, uint8_t priv)
+{
+    unsigned i;
+
+    for (i = 0; i < ETRACE_FILTERS; i++) {
+        uint32_t ctl = f->regs.control[i];
+
+        if (!(f->active & BIT(i)) || !(ctl & FILTER_TRAP_MATCH)) {
+            continue;
+        }
+        if (f->window & BIT(i)) {
+            /* Nested; a saturated count closes the window early. */
+            f->nest[i] = MIN(f->nest[i] + 1, UINT8_MAX);
+        } else if ((!(ctl & ETRACE_FILTER_MATCH_ECAUSE) ||
+                    extract64(f->regs.match_ecause[i], ecause & 63, 1)) &&
+                   (!(ctl & ETRACE_FILTER_MATCH_INTERRUPT) ||
+                    interrupt == !!(f->regs.match_inst[i] &
+                                    ETRACE_FILTER_VALUE_INTERRUPT))) {
+            f->window |= 1u << i;
+            f->nest[i] = 0;
+        }
+    }
+    return filter_row(f, epc, priv);
+}
+
+void etrace_filter_trap_return(ETraceFilter *f)
+{
+    unsigned i;
+
+    for (i = 0; i < ETRACE_FILTERS; i++) {
+        if (!(f->window & BIT(i))) {
+            continue;
+        }
+        if (f->nest[i]) {
+            f->nest[i]--;
+        } else {
+            f->window &= ~BIT(i);
+        }
+    }
+}
