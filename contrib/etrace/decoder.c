@@ -398,6 +398,21 @@ static bool sync_packet(EtdDecoder *d, const ETraceTeInst *t, GError **errp)
     return true;
 }
 
+/*
+ * Following stopped at the first pass through the last packet's address
+ * (updiscon equal to notify), but that packet reported a later pass, the
+ * target of an uninferable jump: go on to it (payload.adoc, "Format 2
+ * notify and updiscon fields", case 1).
+ */
+static bool follow_to_later_pass(EtdDecoder *d, GError **errp)
+{
+    ETraceTeInst f = { .format = ETRACE_FMT_ADDR };
+    EtdStop s = { .t = &f, .ntr = true };
+
+    d->inferred_address = false;
+    return follow(d, &s, errp);
+}
+
 static bool support_packet(EtdDecoder *d, const ETraceTeInst *t,
                            GError **errp)
 {
@@ -405,19 +420,10 @@ static bool support_packet(EtdDecoder *d, const ETraceTeInst *t,
     if (t->qual_status == ETRACE_QUAL_NO_CHANGE) {
         return true;
     }
+    /* ended_ntr: the trace ended after an uninferable jump. */
     if (t->qual_status == ETRACE_QUAL_ENDED_NTR && d->inferred_address &&
-        !d->start_of_trace) {
-        /*
-         * The last packet reported the target of an uninferable jump:
-         * the trace ended there, not at the first pass through it.
-         */
-        ETraceTeInst f = { .format = ETRACE_FMT_ADDR };
-        EtdStop s = { .t = &f, .ntr = true };
-
-        d->inferred_address = false;
-        if (!follow(d, &s, errp)) {
-            return false;
-        }
+        !d->start_of_trace && !follow_to_later_pass(d, errp)) {
+        return false;
     }
     d->start_of_trace = true;
     d->inferred_address = false;
@@ -498,6 +504,11 @@ bool etd_decoder_packet(EtdDecoder *d, const ETraceTeInst *t, GError **errp)
     if (d->start_of_trace) {
         /* Waiting for a synchronisation packet. */
         return true;
+    }
+    /* A format 1 or 2 after one that stopped at a first pass: case 1. */
+    if (d->inferred_address && !d->in_unknown &&
+        !follow_to_later_pass(d, errp)) {
+        goto fail;
     }
     if (t->format == ETRACE_FMT_ADDR || t->branches) {
         uint64_t a = full_address(d, t->address);

@@ -208,6 +208,33 @@ def main():
         check('lost-then-resync', rc == 0 and not err and
               out.splitlines() == want, f'exit {rc}: {out!r} {err!r}')
 
+        # payload.adoc, "Format 2 notify and updiscon fields": a loop
+        # entered by falling through to its first instruction (0x04) and
+        # closed by an uninferable jump back to it (jr t1 at 0x08).  A
+        # format 2 reporting 0x04 with updiscon equal to notify stops at
+        # the first pass; a second format 2 (case 1) or ended_ntr says
+        # that it reported the pass after the jump; ended_rep that the
+        # trace ended at the first pass.
+        loop = os.path.join(tmp, 'loop.bin')
+        with open(loop, 'wb') as f:
+            f.write(bytes.fromhex('13000000 13000000 67000300'
+                                  .replace(' ', '')))
+        loop_img = ['--bin', f'{loop}@{c.BASE:#x}']
+        passes = [c.BASE + o for o in (0x00, 0x04, 0x08, 0x04, 0x08, 0x04)]
+        for name, packets, want_flow in [
+                ('case-1-then-ended-ntr',
+                 [c.addr_only(2), c.addr_only(0), c.support(qual=3)],
+                 passes),
+                ('case-1-then-ended-rep',
+                 [c.addr_only(2), c.addr_only(0), c.support(qual=1)],
+                 passes),
+                ('first-pass-ended-rep', [c.addr_only(2), c.support(qual=1)],
+                 passes[:2]),
+                ('later-pass-ended-ntr', [c.addr_only(2), c.support(qual=3)],
+                 passes[:4])]:
+            case(name, c.stream([c.support(), c.start(c.BASE)] + packets),
+                 0, want_flow, images=loop_img)
+
         # command line errors
         for name, args, msg in [
                 ('no-image', [], 'no program image'),
