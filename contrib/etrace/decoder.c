@@ -398,6 +398,28 @@ static bool sync_packet(EtdDecoder *d, const ETraceTeInst *t, GError **errp)
     return true;
 }
 
+static void report_time(EtdDecoder *d, uint64_t time)
+{
+    if (d->sink->time) {
+        d->sink->time(d->sink->opaque, d->src, time);
+    }
+}
+
+/*
+ * The timestamp of a format 1 or 2 packet that stopped at the first pass
+ * through its address belongs to the instruction where following the
+ * next packet shows it stopped: that pass (then, before a format 3
+ * packet, the time is reported first), or a later one (case 1, reached
+ * first).
+ */
+static void pending_time(EtdDecoder *d)
+{
+    if (d->time_pending) {
+        d->time_pending = false;
+        report_time(d, d->pending_time);
+    }
+}
+
 /*
  * Following stopped at the first pass through the last packet's address
  * (updiscon equal to notify), but that packet reported a later pass, the
@@ -410,7 +432,11 @@ static bool follow_to_later_pass(EtdDecoder *d, GError **errp)
     EtdStop s = { .t = &f, .ntr = true };
 
     d->inferred_address = false;
-    return follow(d, &s, errp);
+    if (!follow(d, &s, errp)) {
+        return false;
+    }
+    pending_time(d);
+    return true;
 }
 
 static bool support_packet(EtdDecoder *d, const ETraceTeInst *t,
@@ -472,7 +498,45 @@ static bool resume(EtdDecoder *d, const ETraceTeInst *t)
     return true;
 }
 
-bool etd_decoder_packet(EtdDecoder *d, const ETraceTeInst *t, GError **errp)
+static bool decoder_packet(EtdDecoder *d, const ETraceTeInst *t,
+                           GError **errp);
+
+bool etd_decoder_packet(EtdDecoder *d, const ETraceTeInst *t, bool timed,
+                        GError **errp)
+{
+    bool support = t->format == ETRACE_FMT_SYNC &&
+                   t->subformat == ETRACE_SYNC_SUPPORT;
+
+    /*
+     * Case 3 (a synchronisation packet follows), or the trace ended or
+     * was lost there: the first pass was the instruction.  Case 1 (a
+     * format 1 or 2 follows, or ended_ntr): follow_to_later_pass().
+     */
+    if ((t->format == ETRACE_FMT_SYNC && !support) ||
+        (support && t->qual_status != ETRACE_QUAL_NO_CHANGE &&
+         t->qual_status != ETRACE_QUAL_ENDED_NTR)) {
+        pending_time(d);
+    }
+    if (!decoder_packet(d, t, errp)) {
+        d->time_pending = false;
+        return false;
+    }
+    if (!d->inferred_address) {
+        pending_time(d);
+    }
+    if (timed) {
+        if (d->inferred_address) {
+            d->time_pending = true;
+            d->pending_time = t->time;
+        } else {
+            report_time(d, t->time);
+        }
+    }
+    return true;
+}
+
+static bool decoder_packet(EtdDecoder *d, const ETraceTeInst *t,
+                           GError **errp)
 {
     unsigned abits = d->params.iaddress_width - d->params.iaddress_lsb;
     EtdStop s = { .t = t };

@@ -120,6 +120,11 @@ typedef struct EtdSink {
                  unsigned cause, uint64_t epc, uint64_t tval);
     /* A gap: the trace ended, was lost, or could not be followed. */
     void (*gap)(void *opaque, unsigned src, const char *why);
+    /*
+     * The timestamp of a packet, once what it reports is reported: after
+     * the instruction it reports (or the trap, or the gap).
+     */
+    void (*time)(void *opaque, unsigned src, uint64_t time);
     void *opaque;
 } EtdSink;
 
@@ -141,6 +146,13 @@ typedef struct EtdDecoder {
     bool stop_at_last_branch;
     bool inferred_address;
     bool in_unknown;        /* pc is in code no image holds */
+    /*
+     * The timestamp of a format 1 or 2 packet that stopped at a first
+     * pass through its address: reported when the next packet says
+     * whether that was the instruction it reports.
+     */
+    bool time_pending;
+    uint64_t pending_time;
     /* The last way into code no image holds: from (or ETD_NO_PC), to. */
     uint64_t left_from, left_to;
 
@@ -160,11 +172,13 @@ void etd_decoder_init(EtdDecoder *d, EtdImage *img, const EtdSink *sink,
  * etd_decoder_packet: take one te_inst packet
  * @d: decoder
  * @t: the packet
+ * @timed: @t->time is the packet's timestamp
  * @errp: what could not be followed
  *
  * On an error the decoder waits for the next synchronisation packet.
  */
-bool etd_decoder_packet(EtdDecoder *d, const ETraceTeInst *t, GError **errp);
+bool etd_decoder_packet(EtdDecoder *d, const ETraceTeInst *t, bool timed,
+                        GError **errp);
 
 #define ETD_MAX_SOURCES     (1u << 12)
 
@@ -174,6 +188,7 @@ typedef struct EtdStream {
     const EtdSink *sink;
     ETraceParams params;
     unsigned srcid_bits;
+    unsigned timestamp_bytes;   /* T: of a packet with extend = 1 */
     int only_src;               /* -1: every source */
     /* A framing or decoding error at byte @offset of the stream. */
     void (*error)(void *opaque, uint64_t offset, const char *msg);
@@ -189,9 +204,14 @@ typedef struct EtdStream {
     unsigned zeros;             /* null.idle bytes in a row */
 } EtdStream;
 
-/* @join: the stream starts mid-way: skip to the first sync sequence. */
+/*
+ * @timestamp_bytes: T, the width of the timestamp field (the stream's
+ * synchronisation sequences have 31 + T + S null.idle bytes);
+ * @join: the stream starts mid-way: skip to the first sync sequence.
+ */
 void etd_stream_init(EtdStream *m, EtdImage *img, const EtdSink *sink,
-                     const ETraceParams *p, unsigned srcid_bits, bool join);
+                     const ETraceParams *p, unsigned srcid_bits,
+                     unsigned timestamp_bytes, bool join);
 
 /* Take what can be of @buf; returns the bytes used (keep the rest). */
 size_t etd_stream_feed(EtdStream *m, const uint8_t *buf, size_t len);

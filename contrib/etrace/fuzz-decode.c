@@ -5,8 +5,8 @@
  *
  * Input: one byte N, then 4 * N bytes of code at 0x80000000, one byte of
  * options (bits 3:0 srcID width, bit 4 join late, bit 5 RV32 code,
- * bit 6 Zcmp/Zcmt), then the stream, fed in two parts so that packets
- * straddle reads.
+ * bit 6 Zcmp/Zcmt, bit 7 6-byte timestamps), then the stream, fed in two
+ * parts so that packets straddle reads.
  */
 
 #include "qemu/osdep.h"
@@ -36,7 +36,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     etd_image_add_mem(img, 0x80000000, data + 1, code);
     etd_image_set_rv32(img, opt & 0x20);
     etd_image_set_zc(img, opt & 0x40);
-    etd_stream_init(&st, img, &sink, &params, MIN(opt & 15, 12), opt & 0x10);
+    etd_stream_init(&st, img, &sink, &params, MIN(opt & 15, 12),
+                    opt & 0x80 ? 6 : 0, opt & 0x10);
 
     data += 2 + code;
     size -= 2 + code;

@@ -165,6 +165,20 @@ static void sink_gap(void *opaque, unsigned src, const char *why)
     m->olen += snprintf(m->obuf + m->olen, 128, "%u gap %s\n", src, why);
 }
 
+static void sink_time(void *opaque, unsigned src, uint64_t time)
+{
+    EtdMain *m = opaque;
+
+    if (m->output != ETD_OUT_FLOW) {
+        return;
+    }
+    if (m->olen + 64 > sizeof(m->obuf)) {
+        out_flush(m);
+    }
+    m->olen += snprintf(m->obuf + m->olen, 64, "%u time %" PRIu64 "\n", src,
+                        time);
+}
+
 static void stream_error(void *opaque, uint64_t at, const char *msg)
 {
     EtdMain *m = opaque;
@@ -196,7 +210,8 @@ static bool split_at(const char *arg, char **file, uint64_t *addr)
 }
 
 static bool parse_params(ETraceParams *params, unsigned *srcid_bits,
-                         const char *arg, GError **errp)
+                         unsigned *timestamp_bytes, const char *arg,
+                         GError **errp)
 {
     g_auto(GStrv) kv = g_strsplit(arg, ",", -1);
     unsigned i;
@@ -221,6 +236,9 @@ static bool parse_params(ETraceParams *params, unsigned *srcid_bits,
             params->ecause_width = v;
         } else if (!strcmp(pair[0], "srcid_bits") && v <= 12) {
             *srcid_bits = v;
+        } else if (!strcmp(pair[0], "timestamp_bytes") &&
+                   v <= ETRACE_TIMESTAMP_MAX_BYTES) {
+            *timestamp_bytes = v;
         } else {
             g_set_error(errp, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                         "--param: unknown name or value out of range: '%s'",
@@ -291,7 +309,8 @@ int main(int argc, char **argv)
           "decode only the packets of this srcID (hart)", "ID" },
         { "param", 'p', 0, G_OPTION_ARG_STRING, &param,
           "decoder parameters (iaddress_width_p, iaddress_lsb_p, "
-          "privilege_width_p, ecause_width_p, srcid_bits)",
+          "privilege_width_p, ecause_width_p, srcid_bits, "
+          "timestamp_bytes)",
           "NAME=VALUE,..." },
         { "join", 'j', 0, G_OPTION_ARG_NONE, &join,
           "the stream starts mid-way: skip to the first sync sequence",
@@ -315,6 +334,8 @@ int main(int argc, char **argv)
         .privilege_width = 3, .ecause_width = 6,
     };
     unsigned srcid_bits = 0;
+    /* QEMU's trace system: 48-bit timestamps */
+    unsigned timestamp_bytes = 6;
     uint8_t *buf;
     size_t have = 0, cap = 1 << 20;
     int fd = 0;
@@ -330,7 +351,7 @@ int main(int argc, char **argv)
     m.quiet = quiet;
     m.sink = (EtdSink) {
         .insn = sink_insn, .run = sink_run, .trap = sink_trap,
-        .gap = sink_gap, .opaque = &m,
+        .gap = sink_gap, .time = sink_time, .opaque = &m,
     };
     if (!output || !strcmp(output, "addrs")) {
         m.output = ETD_OUT_ADDRS;
@@ -343,7 +364,8 @@ int main(int argc, char **argv)
                 "(addrs, flow or stats)\n", output);
         return 2;
     }
-    if (param && !parse_params(&params, &srcid_bits, param, &err)) {
+    if (param && !parse_params(&params, &srcid_bits, &timestamp_bytes, param,
+                               &err)) {
         fprintf(stderr, "etrace-decode: %s\n", err->message);
         return 2;
     }
@@ -406,7 +428,8 @@ int main(int argc, char **argv)
 
     /* Addresses and statistics name the source when there can be several. */
     m.all_sources = src < 0 && srcid_bits > 0;
-    etd_stream_init(&m.stream, m.img, &m.sink, &params, srcid_bits, join);
+    etd_stream_init(&m.stream, m.img, &m.sink, &params, srcid_bits,
+                    timestamp_bytes, join);
     m.stream.only_src = src;
     m.stream.error = stream_error;
     m.stream.opaque = &m;

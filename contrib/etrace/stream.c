@@ -4,8 +4,9 @@
  *
  * Packets are a header byte (payload length in bits 4:0, flow in 6:5,
  * extend in 7), the srcID (whole bytes, then its remaining bits at the
- * bottom of the payload's first byte, as the encoder writes them) and the
- * te_inst payload; 0x00 is null.idle and 0x80 null.alignment.  A stream
+ * bottom of the payload's first byte, as the encoder writes them), with
+ * extend a timestamp (T bytes, LSB first, after the srcID's whole bytes)
+ * and the te_inst payload; 0x00 is null.idle and 0x80 null.alignment.  A stream
  * joined late, or one with a framing error, is read again from the next
  * synchronisation sequence.
  */
@@ -37,9 +38,12 @@ static void stream_error(EtdStream *m, uint64_t at, const char *msg)
 static int take_packet(EtdStream *m, const uint8_t *p, size_t len)
 {
     unsigned whole = m->srcid_bits / 8, shift = m->srcid_bits % 8;
-    unsigned length = p[0] & 0x1f, total = 1 + whole + length;
+    bool timed = p[0] & 0x80;
+    unsigned tsb = timed ? m->timestamp_bytes : 0;
+    unsigned length = p[0] & 0x1f, total = 1 + whole + tsb + length;
     uint8_t payload[ETRACE_PAYLOAD_MAX_BYTES];
     unsigned src = 0, i;
+    uint64_t time = 0;
     ETraceTeInst t;
     g_autoptr(GError) err = NULL;
 
@@ -51,9 +55,9 @@ static int take_packet(EtdStream *m, const uint8_t *p, size_t len)
         stream_error(m, m->offset, "null packet with a flow field");
         return -1;
     }
-    if (p[0] & 0x80) {
+    if (timed && !tsb) {
         stream_error(m, m->offset, "packet with a timestamp (extend = 1), "
-                     "which this encoder never sends");
+                     "but timestamp_bytes is 0");
         return -1;
     }
     if (len < total) {
@@ -62,8 +66,11 @@ static int take_packet(EtdStream *m, const uint8_t *p, size_t len)
     for (i = 0; i < whole; i++) {
         src |= (unsigned)p[1 + i] << (8 * i);
     }
+    for (i = 0; i < tsb; i++) {
+        time |= (uint64_t)p[1 + whole + i] << (8 * i);
+    }
     if (shift) {
-        const uint8_t *q = p + 1 + whole;
+        const uint8_t *q = p + 1 + whole + tsb;
 
         src |= (q[0] & ((1u << shift) - 1)) << (8 * whole);
         for (i = 0; i < length; i++) {
@@ -73,7 +80,7 @@ static int take_packet(EtdStream *m, const uint8_t *p, size_t len)
             payload[i] = (q[i] >> shift) | (uint8_t)(next << (8 - shift));
         }
     } else {
-        memcpy(payload, p + 1 + whole, length);
+        memcpy(payload, p + 1 + whole + tsb, length);
     }
     m->bytes += total;
     if (m->only_src >= 0 && src != (unsigned)m->only_src) {
@@ -86,7 +93,8 @@ static int take_packet(EtdStream *m, const uint8_t *p, size_t len)
         stream_error(m, m->offset, msg);
         return total;
     }
-    if (!etd_decoder_packet(etd_stream_decoder(m, src), &t, &err)) {
+    t.time = time;
+    if (!etd_decoder_packet(etd_stream_decoder(m, src), &t, timed, &err)) {
         g_autofree char *msg = g_strdup_printf("srcID %u: %s; waiting for "
                                                "the next synchronisation",
                                                src, err->message);
@@ -100,8 +108,9 @@ static int take_packet(EtdStream *m, const uint8_t *p, size_t len)
 
 /*
  * Consume what can be of @buf; returns the bytes used.  Out of alignment,
- * bytes are passed over up to a sync sequence: at least 31 null.idle
- * bytes and a null.alignment (encapsulation.adoc, "Synchronization").
+ * bytes are passed over up to a sync sequence: at least 31 + T + S
+ * null.idle bytes and a null.alignment (encapsulation.adoc,
+ * "Synchronization").
  */
 size_t etd_stream_feed(EtdStream *m, const uint8_t *buf, size_t len)
 {
@@ -115,7 +124,8 @@ size_t etd_stream_feed(EtdStream *m, const uint8_t *buf, size_t len)
 
             m->offset++;
             m->skipped++;
-            if (c == ETRACE_ENCAP_NULL_ALIGN && m->zeros >= 31) {
+            if (c == ETRACE_ENCAP_NULL_ALIGN &&
+                m->zeros >= 31 + m->timestamp_bytes + m->srcid_bits / 8) {
                 m->aligned = true;
             }
             m->zeros = c == ETRACE_ENCAP_NULL_IDLE ? m->zeros + 1 : 0;
@@ -139,13 +149,15 @@ size_t etd_stream_feed(EtdStream *m, const uint8_t *buf, size_t len)
 
 
 void etd_stream_init(EtdStream *m, EtdImage *img, const EtdSink *sink,
-                     const ETraceParams *p, unsigned srcid_bits, bool join)
+                     const ETraceParams *p, unsigned srcid_bits,
+                     unsigned timestamp_bytes, bool join)
 {
     memset(m, 0, sizeof(*m));
     m->img = img;
     m->sink = sink;
     m->params = *p;
     m->srcid_bits = srcid_bits;
+    m->timestamp_bytes = timestamp_bytes;
     m->only_src = -1;
     m->aligned = !join;
 }

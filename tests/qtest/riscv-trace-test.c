@@ -67,6 +67,14 @@
 #define RP_LOW          0x028
 #define RP_HIGH         0x02c
 
+/*
+ * The sinks' synchronisation sequence: N = 31 + T + S null.idle bytes and
+ * a null.alignment (Encapsulation "Synchronization"), with the 6-byte
+ * timestamp field of this system (T = 6, trTsWidth 48) and the widest
+ * srcID (S = 2).
+ */
+#define SYNC_LEN        (31 + 6 + 2 + 1)
+
 /* Registers only: the harts never run. */
 #define REG_ARGS "-machine virt,trace=on -smp 2 -bios none -accel tcg -S"
 
@@ -276,7 +284,7 @@ static void test_enable_disable(void)
  *
  * entered from the reset vector at 0x1000 with "jr t0" (an uninferable
  * jump).  Expected bytes, one hart so no srcID:
- *  - the PIB's synchronisation sequence: 33 null.idle, 1 null.alignment;
+ *  - the PIB's synchronisation sequence: 39 null.idle, 1 null.alignment;
  *  - support, ienable 1, options 0: header 01, payload 1f;
  *  - format 3.0, branch 1, privilege 3, address 0x1000 >> 1 = 0x800:
  *    0x73 then 0x800 from bit 8 (bit 19): 03 73 00 08;
@@ -350,15 +358,15 @@ static void test_socket_bytes(void)
 {
     g_autofree char *dir = g_dir_make_tmp("riscv-trace-XXXXXX", NULL);
     g_autofree char *path = g_strdup_printf("%s/sock", dir);
-    uint8_t want[34 + sizeof(loop_packets)];
+    uint8_t want[SYNC_LEN + sizeof(loop_packets)];
     uint8_t got[sizeof(want)];
     QTestState *qts;
     int lfd, fd;
 
     qts = run_loop(path, 1, &fd, &lfd);
-    memset(want, 0, 33);
-    want[33] = 0x80;
-    memcpy(want + 34, loop_packets, sizeof(loop_packets));
+    memset(want, 0, SYNC_LEN - 1);
+    want[SYNC_LEN - 1] = 0x80;
+    memcpy(want + SYNC_LEN, loop_packets, sizeof(loop_packets));
     recv_all(fd, got, sizeof(got));
     g_assert_cmpmem(got, sizeof(got), want, sizeof(want));
 
@@ -379,7 +387,7 @@ static void test_two_harts(void)
     g_autofree char *dir = g_dir_make_tmp("riscv-trace-XXXXXX", NULL);
     g_autofree char *path = g_strdup_printf("%s/sock", dir);
     /* 5 packets per hart, each one byte longer with its srcID */
-    uint8_t got[34 + 2 * (sizeof(loop_packets) + 5)];
+    uint8_t got[SYNC_LEN + 2 * (sizeof(loop_packets) + 5)];
     uint8_t hart[2][sizeof(loop_packets)];
     size_t len[2] = { 0, 0 };
     QTestState *qts;
@@ -388,11 +396,11 @@ static void test_two_harts(void)
 
     qts = run_loop(path, 2, &fd, &lfd);
     recv_all(fd, got, sizeof(got));
-    for (at = 0; at < 33; at++) {
+    for (at = 0; at < SYNC_LEN - 1; at++) {
         g_assert_cmphex(got[at], ==, 0x00);
     }
-    g_assert_cmphex(got[33], ==, 0x80);
-    for (at = 34; at < sizeof(got); ) {
+    g_assert_cmphex(got[SYNC_LEN - 1], ==, 0x80);
+    for (at = SYNC_LEN; at < sizeof(got); ) {
         unsigned length = got[at] & 0x1f;
         unsigned src = got[at + 1];
 
@@ -669,7 +677,7 @@ static void test_ram_registers(void)
  * with null.idle bytes.
  */
 static QTestState *ram_loop_start_on(const char *sinks, uint32_t size,
-                                     uint32_t ctl)
+                                     uint32_t ctl, bool srcid)
 {
     QTestState *qts;
     uint32_t v;
@@ -704,6 +712,10 @@ static QTestState *ram_loop_start_on(const char *sinks, uint32_t size,
     wait_for(qts, ENCODER0 + CONTROL, ACTIVE, 0);
     wr(qts, ENCODER0 + CONTROL, ACTIVE);
     wait_for(qts, ENCODER0 + CONTROL, ACTIVE, ACTIVE);
+    if (srcid) {
+        /* srcID 0x5a, 8 bits */
+        wr(qts, ENCODER0 + INST_FEATURES, 0x805a0000);
+    }
     v = rd(qts, ENCODER0 + CONTROL);
     wr(qts, ENCODER0 + CONTROL, v | ENABLE);
     wait_for(qts, ENCODER0 + CONTROL, ENABLE, ENABLE);
@@ -718,7 +730,7 @@ static QTestState *ram_loop_start_on(const char *sinks, uint32_t size,
 
 static QTestState *ram_loop_start(uint32_t size, uint32_t ctl)
 {
-    return ram_loop_start_on("ram", size, ctl);
+    return ram_loop_start_on("ram", size, ctl, false);
 }
 
 static void ram_loop_stop(QTestState *qts)
@@ -744,30 +756,54 @@ static QTestState *ram_loop(uint32_t size, uint32_t ctl)
 }
 
 /*
- * The bytes of ram_loop: the sink's synchronisation sequence (33
+ * The bytes of ram_loop: the sink's synchronisation sequence (39
  * null.idle, 1 null.alignment: trRamAsyncFreq 3 starts with one), the
- * packets of loop_program, and one null.idle byte to the end of the
- * 52-byte word.
+ * 17 bytes of the packets of loop_program, and null.idle bytes to the end
+ * of the word: 60 bytes.
  */
+#define LOOP_RAM_LEN    60
+
+/* The same with @srcid, 8 bits, after each header: 5 more bytes, 64. */
+#define LOOP_RAM_SRCID_LEN  64
+
+static void loop_ram_bytes_srcid(uint8_t *want, int srcid)
+{
+    unsigned len = srcid < 0 ? LOOP_RAM_LEN : LOOP_RAM_SRCID_LEN;
+    unsigned at = SYNC_LEN, i;
+
+    memset(want, 0, len);
+    want[SYNC_LEN - 1] = 0x80;
+    for (i = 0; i < sizeof(loop_packets); ) {
+        unsigned n = loop_packets[i] & 0x1f;
+
+        want[at++] = loop_packets[i++];
+        if (srcid >= 0) {
+            want[at++] = srcid;
+        }
+        memcpy(want + at, loop_packets + i, n);
+        at += n;
+        i += n;
+    }
+    g_assert_cmpuint(ROUND_UP(at, 4), ==, len);
+}
+
 static void loop_ram_bytes(uint8_t *want)
 {
-    memset(want, 0, 52);
-    want[33] = 0x80;
-    memcpy(want + 34, loop_packets, sizeof(loop_packets));
+    loop_ram_bytes_srcid(want, -1);
 }
 
 static void test_ram_smem(void)
 {
     QTestState *qts = ram_loop(64 * KiB, 0);
-    uint8_t want[52], got[52];
+    uint8_t want[LOOP_RAM_LEN], got[LOOP_RAM_LEN];
 
     loop_ram_bytes(want);
-    g_assert_cmphex(rd(qts, RAM0 + WP_LOW), ==, BUF + 52);
+    g_assert_cmphex(rd(qts, RAM0 + WP_LOW), ==, BUF + LOOP_RAM_LEN);
     g_assert_cmphex(rd(qts, RAM0 + WP_HIGH), ==, 0);
     qtest_memread(qts, BUF, got, sizeof(got));
     g_assert_cmpmem(got, sizeof(got), want, sizeof(want));
     /* Nothing after it. */
-    g_assert_cmphex(qtest_readl(qts, BUF + 52), ==, 0);
+    g_assert_cmphex(qtest_readl(qts, BUF + LOOP_RAM_LEN), ==, 0);
     qtest_quit(qts);
 }
 
@@ -777,12 +813,12 @@ static void test_ram_smem(void)
  */
 static void test_funnel_ram(void)
 {
-    QTestState *qts = ram_loop_start_on("funnel-ram", 64 * KiB, 0);
-    uint8_t want[52], got[52];
+    QTestState *qts = ram_loop_start_on("funnel-ram", 64 * KiB, 0, false);
+    uint8_t want[LOOP_RAM_LEN], got[LOOP_RAM_LEN];
 
     ram_loop_stop(qts);
     loop_ram_bytes(want);
-    g_assert_cmphex(rd(qts, RAM0 + WP_LOW), ==, BUF + 52);
+    g_assert_cmphex(rd(qts, RAM0 + WP_LOW), ==, BUF + LOOP_RAM_LEN);
     qtest_memread(qts, BUF, got, sizeof(got));
     g_assert_cmpmem(got, sizeof(got), want, sizeof(want));
     /* No PIB sink. */
@@ -791,20 +827,20 @@ static void test_funnel_ram(void)
 }
 
 /*
- * A 32-byte buffer without StopOnWrap: the 52 bytes go round it once;
- * trRamWP is 52 - 32 = 20 bytes in, with the wrap flag, and the buffer
- * holds bytes 32-51 at offsets 0-19 and bytes 20-31 at 20-31.
+ * A 32-byte buffer without StopOnWrap: the 60 bytes go round it once;
+ * trRamWP is 60 - 32 = 28 bytes in, with the wrap flag, and the buffer
+ * holds bytes 32-59 at offsets 0-27 and bytes 28-31 at 28-31.
  */
 static void test_ram_wrap(void)
 {
     QTestState *qts = ram_loop(32, 0);
-    uint8_t want[52], got[32];
+    uint8_t want[LOOP_RAM_LEN], got[32];
 
     loop_ram_bytes(want);
-    g_assert_cmphex(rd(qts, RAM0 + WP_LOW), ==, (BUF + 20) | 1);
+    g_assert_cmphex(rd(qts, RAM0 + WP_LOW), ==, (BUF + 28) | 1);
     qtest_memread(qts, BUF, got, sizeof(got));
-    g_assert_cmpmem(got, 20, want + 32, 20);
-    g_assert_cmpmem(got + 20, 12, want + 20, 12);
+    g_assert_cmpmem(got, 28, want + 32, 28);
+    g_assert_cmpmem(got + 28, 4, want + 28, 4);
     g_assert_cmphex(qtest_readl(qts, BUF + 32), ==, 0);
     /* A write of trRamWPLow clears the flag. */
     wr(qts, RAM0 + WP_LOW, BUF);
@@ -813,28 +849,28 @@ static void test_ram_wrap(void)
 }
 
 /*
- * A 48-byte buffer with StopOnWrap: the first batch (the sequence and the
- * packets up to the jump's, 34 + 12 bytes) fits; the format 1 packet of
- * the stop (3 bytes) does not fit in the 2 left: they are filled with
- * null.idle, trRamWP goes back to trRamStart with the wrap flag, the sink
- * disables itself, and the encoder counts the refused packets as lost
+ * A 56-byte buffer with StopOnWrap: the sequence and the packets up to
+ * the format 1 of the stop (40 + 15 bytes) fit; the last support packet
+ * (2 bytes) does not fit in the 1 left: it is filled with null.idle,
+ * trRamWP goes back to trRamStart with the wrap flag, the sink disables
+ * itself, and the encoder counts the refused packet as lost
  * (InstStallOrOverflow).
  */
 static void test_ram_stop_on_wrap(void)
 {
-    QTestState *qts = ram_loop(48, STOP_ON_WRAP);
-    uint8_t want[48], got[48];
+    QTestState *qts = ram_loop(56, STOP_ON_WRAP);
+    uint8_t want[56], got[56];
 
     memset(want, 0, sizeof(want));
-    want[33] = 0x80;
-    memcpy(want + 34, loop_packets, 12);
+    want[SYNC_LEN - 1] = 0x80;
+    memcpy(want + SYNC_LEN, loop_packets, 15);
     g_assert_cmphex(rd(qts, RAM0 + WP_LOW), ==, BUF | 1);
     g_assert_cmphex(rd(qts, RAM0 + CONTROL) & ENABLE, ==, 0);
     g_assert_cmphex(rd(qts, ENCODER0 + CONTROL) & STALL_OVERFLOW, ==,
                     STALL_OVERFLOW);
     qtest_memread(qts, BUF, got, sizeof(got));
     g_assert_cmpmem(got, sizeof(got), want, sizeof(want));
-    g_assert_cmphex(qtest_readl(qts, BUF + 48), ==, 0);
+    g_assert_cmphex(qtest_readl(qts, BUF + 56), ==, 0);
     qtest_quit(qts);
 }
 
@@ -849,7 +885,7 @@ static void test_ram_stop_on_wrap(void)
 static void test_ram_sram(void)
 {
     QTestState *qts;
-    uint8_t want[52];
+    uint8_t want[LOOP_RAM_LEN];
     uint32_t v;
     unsigned i;
 
@@ -891,13 +927,13 @@ static void test_ram_sram(void)
     wait_for(qts, RAM0 + CONTROL, ENABLE | EMPTY, EMPTY);
 
     loop_ram_bytes(want);
-    g_assert_cmphex(rd(qts, RAM0 + WP_LOW), ==, 52);
+    g_assert_cmphex(rd(qts, RAM0 + WP_LOW), ==, LOOP_RAM_LEN);
     wr(qts, RAM0 + RP_LOW, 0);
-    for (i = 0; i < 52; i += 4) {
+    for (i = 0; i < LOOP_RAM_LEN; i += 4) {
         g_assert_cmphex(rd(qts, RAM0 + 0x040), ==,
                         (uint32_t)ldl_le_p(want + i));
     }
-    g_assert_cmphex(rd(qts, RAM0 + RP_LOW), ==, 52);
+    g_assert_cmphex(rd(qts, RAM0 + RP_LOW), ==, LOOP_RAM_LEN);
     /* The word at trRamLimit, then trRamStart again. */
     wr(qts, RAM0 + RP_LOW, 252);
     g_assert_cmphex(rd(qts, RAM0 + 0x040), ==, 0);
@@ -961,20 +997,21 @@ static void wait_migration(QTestState *qts)
 }
 
 /*
- * ram_loop migrated while tracing: the sink holds 2 bytes of a word
- * (34 + 12 written, 44 in memory) and the encoder the three branch
- * outcomes of the loop.  On the destination, stopping gives exactly the
- * bytes of a run without migration.  The encoder's timestamp unit,
- * stopped, keeps its counter; its filter registers keep their values.
+ * ram_loop with an 8-bit srcID migrated while tracing: the sink holds 3
+ * bytes of a word (40 + 15 written, 52 in memory) and the encoder the
+ * three branch outcomes of the loop.  On the destination, stopping gives
+ * exactly the bytes of a run without migration.  The encoder's timestamp
+ * unit, stopped, keeps its counter; its filter registers keep their
+ * values.
  */
 static void test_ram_migrate(void)
 {
     g_autofree char *dir = g_dir_make_tmp("riscv-trace-XXXXXX", NULL);
     g_autofree char *stream = g_strdup_printf("%s/stream", dir);
     g_autofree char *uri = g_strdup_printf("file:%s", stream);
-    QTestState *src = ram_loop_start(64 * KiB, 0);
+    QTestState *src = ram_loop_start_on("ram", 64 * KiB, 0, true);
     QTestState *dst;
-    uint8_t want[52], got[52];
+    uint8_t want[LOOP_RAM_SRCID_LEN], got[LOOP_RAM_SRCID_LEN];
     uint32_t ts;
 
     /* The timestamp unit: counted a while, stopped at ts. */
@@ -988,7 +1025,7 @@ static void test_ram_migrate(void)
     wr(src, ENCODER0 + 0x460, 0xab);
     wr(src, ENCODER0 + 0x6fc, 0x12345678);
 
-    g_assert_cmphex(rd(src, RAM0 + WP_LOW), ==, BUF + 44);
+    g_assert_cmphex(rd(src, RAM0 + WP_LOW), ==, BUF + 52);
     g_assert_cmphex(rd(src, RAM0 + CONTROL) & EMPTY, ==, 0);
     qtest_qmp_assert_success(src, "{ 'execute': 'stop' }");
     qtest_qmp_assert_success(src, "{ 'execute': 'migrate', 'arguments': "
@@ -1001,7 +1038,7 @@ static void test_ram_migrate(void)
     qtest_qmp_assert_success(dst, "{ 'execute': 'migrate-incoming', "
                              "'arguments': { 'uri': %s } }", uri);
     wait_migration(dst);
-    g_assert_cmphex(rd(dst, RAM0 + WP_LOW), ==, BUF + 44);
+    g_assert_cmphex(rd(dst, RAM0 + WP_LOW), ==, BUF + 52);
     g_assert_cmphex(rd(dst, RAM0 + CONTROL) & (ENABLE | EMPTY), ==, ENABLE);
     g_assert_cmphex(rd(dst, ENCODER0 + 0x040), ==, 0x30000031);
     g_assert_cmphex(rd(dst, ENCODER0 + 0x048), ==, ts);
@@ -1010,8 +1047,8 @@ static void test_ram_migrate(void)
     qtest_qmp_assert_success(dst, "{ 'execute': 'cont' }");
     ram_loop_stop(dst);
 
-    loop_ram_bytes(want);
-    g_assert_cmphex(rd(dst, RAM0 + WP_LOW), ==, BUF + 52);
+    loop_ram_bytes_srcid(want, 0x5a);
+    g_assert_cmphex(rd(dst, RAM0 + WP_LOW), ==, BUF + LOOP_RAM_SRCID_LEN);
     qtest_memread(dst, BUF, got, sizeof(got));
     g_assert_cmpmem(got, sizeof(got), want, sizeof(want));
     qtest_quit(dst);

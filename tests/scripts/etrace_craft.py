@@ -44,8 +44,9 @@ class Fields:
         return self.val.to_bytes((self.n + 7) // 8, 'little')
 
 
-def frame(payload, srcid=None, srcid_bits=0):
-    """Header (length, flow 0, extend 0), srcID, payload."""
+def frame(payload, srcid=None, srcid_bits=0, time=None):
+    """Header (length, flow 0, extend 1 with @time), srcID, the 6-byte
+    timestamp @time, payload."""
     if srcid_bits:
         shift = srcid_bits % 8
         whole = srcid_bits // 8
@@ -56,6 +57,9 @@ def frame(payload, srcid=None, srcid_bits=0):
     else:
         head = b''
     assert 1 <= len(payload) <= 31
+    if time is not None:
+        return bytes([0x80 | len(payload)]) + head + \
+            time.to_bytes(6, 'little') + payload
     return bytes([len(payload)]) + head + payload
 
 
@@ -98,7 +102,8 @@ def addr_only(diff):
     return status(f, diff & ((1 << IADDR) - 1)).payload()
 
 
-SYNC = bytes(31) + b'\x80'
+# 31 + T + S null.idle (T = 6, QEMU's timestamps; S = 0), null.alignment
+SYNC = bytes(37) + b'\x80'
 
 # The program run once: the loop three times, the call, its return to
 # 0x10 (reported), the jr t1 to 0x14 (reported), then the end.

@@ -181,6 +181,20 @@ def slow_reader(fifo, trace, done):
     os.close(fd)
 
 
+def run_plain(qemu, elf, cpu, extra, tmp):
+    """The same run as run_traced() without QEMU's record (translation
+    blocks chained as usual); returns the path of the trace."""
+    trace = os.path.join(tmp, 'plain.bin')
+    cmd = [qemu, '-M', 'virt,trace=on,trace-chardev=tr,trace-start=on',
+           '-chardev', f'file,id=tr,path={trace}', '-bios', 'none',
+           '-display', 'none', '-monitor', 'none', '-serial', 'null',
+           '-no-reboot', '-cpu', cpu, '-kernel', elf] + extra
+    res = subprocess.run(cmd, timeout=600, check=False)
+    if res.returncode != 0:
+        sys.exit(f'guest failed (exit {res.returncode}): {cmd}')
+    return trace
+
+
 def run_traced(qemu, elf, cpu, extra, tmp, slow=False):
     """Run a guest with "-M virt,trace=on,trace-start=on" writing its trace
     to a file and, in the same run, QEMU's record of what it executed

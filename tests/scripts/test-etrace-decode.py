@@ -79,7 +79,16 @@ def main():
         rc, out, _ = run(decoder, img + ['--output=stats', '--join'],
                          b'\x37\x12\x01' + c.SYNC + b''.join(frames), tmp)
         check('join-late-stats', rc == 0 and 'instructions: 11' in out and
-              '35 passed over' in out, out)
+              '41 passed over' in out, out)
+        # 31 null.idle and a null.alignment do not make a synchronisation
+        # sequence with 6-byte timestamps; they do without
+        short_sync = b'\x37\x12\x01' + bytes(31) + b'\x80' + \
+            b''.join(frames)
+        case('join-short-sync', short_sync, 1, [],
+             'the stream ends before a synchronisation sequence',
+             args=['--join'])
+        case('join-short-sync-no-timestamps', short_sync, 0, good,
+             args=['--join', '--param', 'timestamp_bytes=0'])
 
         whole = b''.join(frames)
         at_last = len(whole) - len(frames[-1])
@@ -91,8 +100,25 @@ def main():
             b''.join(frames[1:])
         case('null-with-flow-then-resync', bad, 1, good,
              f'byte {at}: null packet with a flow field')
-        case('timestamp', frames[0] + b'\x81\x00' + b''.join(frames[1:]), 1,
-             None, f'byte {at}: packet with a timestamp')
+        case('timestamp-not-expected', frames[0] + b'\x81\x00' +
+             b''.join(frames[1:]), 1, None, f'byte {at}: packet with a '
+             'timestamp (extend = 1), but timestamp_bytes is 0',
+             args=['--param', 'timestamp_bytes=0'])
+        # each packet with a 6-byte timestamp: printed after what the
+        # packet reports (the 3.0: 0x00; the format 1: 0x10; the format
+        # 2: 0x14; the support packets: where they come)
+        timed = b''.join(c.frame(p, time=100 + 7 * k)
+                         for k, p in enumerate(c.GOOD))
+        case('timestamps', timed, 0, good)
+        rc, out, err = run(decoder, img + ['--output=flow'], timed, tmp)
+        lines = out.splitlines()
+        want = ['0 time 100', f'0 M  {good[0]:x} 0x{good[0]:x}',
+                '0 time 107'] + \
+            [f'0 M  {a:x} 0x{a:x}' for a in good[1:10]] + \
+            ['0 time 114', f'0 M  {good[10]:x} 0x{good[10]:x}',
+             '0 time 121', '0 gap trace ended', '0 time 128']
+        check('timestamps-flow', rc == 0 and lines == want,
+              f'exit {rc}: {lines!r} {err!r}')
         case('format-0', frames[0] + c.frame(b'\x04') + b''.join(frames[1:]),
              1, good, f'byte {at}: srcID 0: a packet this decoder cannot '
              'read (format 0)')
@@ -234,6 +260,26 @@ def main():
                  passes[:4])]:
             case(name, c.stream([c.support(), c.start(c.BASE)] + packets),
                  0, want_flow, images=loop_img)
+        # the timestamp of a format 2 that stopped at the first pass goes
+        # with the pass the next packet shows it reported: the second
+        # (case 1), or the first (the trace ended there)
+        for name, packets, want in [
+                ('case-1-times',
+                 [c.addr_only(2), c.addr_only(0), c.support(qual=3)],
+                 ['time 0', 0x00, 'time 1', 0x04, 0x08, 0x04, 'time 2',
+                  0x08, 0x04, 'time 3', 'gap trace ended', 'time 4']),
+                ('first-pass-times', [c.addr_only(2), c.support(qual=1)],
+                 ['time 0', 0x00, 'time 1', 0x04, 'time 2',
+                  'gap trace ended', 'time 3'])]:
+            data = b''.join(c.frame(p, time=k) for k, p in
+                            enumerate([c.support(), c.start(c.BASE)] +
+                                      packets))
+            rc, out, err = run(decoder, loop_img + ['--output=flow'], data,
+                               tmp)
+            want = [f'0 {w}' if isinstance(w, str) else
+                    f'0 M  {c.BASE + w:x} 0x{c.BASE + w:x}' for w in want]
+            check(name, rc == 0 and out.splitlines() == want,
+                  f'exit {rc}: {out.splitlines()!r} {err!r}')
 
         # command line errors
         for name, args, msg in [

@@ -390,19 +390,6 @@ def fail(what, norm, want, i, k):
     sys.exit(1)
 
 
-def run_plain(qemu, elf, extra, tmp):
-    """The guest without QEMU's record: translation blocks chained."""
-    trace = os.path.join(tmp, 'plain.bin')
-    cmd = [qemu, '-M', 'virt,trace=on,trace-chardev=tr,trace-start=on',
-           '-chardev', f'file,id=tr,path={trace}', '-bios', 'none',
-           '-display', 'none', '-monitor', 'none', '-serial', 'null',
-           '-no-reboot', '-cpu', CPU, '-kernel', elf] + extra
-    res = subprocess.run(cmd, timeout=300, check=False)
-    if res.returncode != 0:
-        sys.exit(f'guest failed (exit {res.returncode}): {cmd}')
-    return trace
-
-
 def main():
     if len(sys.argv) != 4:
         sys.exit(__doc__)
@@ -432,7 +419,7 @@ def main():
              for pc, c in [(r[2], r[3])]}, tmp)
         got = roundtrip.decoded(decoder, elf, rom, trace, 0, CPU)
         insns, runs = compare('with QEMU\'s record', got.get(0, []), want)
-        plain = run_plain(qemu, elf, extra, tmp)
+        plain = qemu_record.run_plain(qemu, elf, CPU, extra, tmp)
         got = roundtrip.decoded(decoder, elf, rom, plain, 0, CPU)
         compare('without QEMU\'s record', got.get(0, []), want)
     print(f'{len(phase_list)} filter settings: {insns} qualified '

@@ -3,7 +3,8 @@
 """Round trip: a guest's E-Trace decoded against QEMU's own record.
 
 Usage: test-etrace-roundtrip.py QEMU DECODER ELF CPU [--gaps]
-                                [--slow-reader] [QEMU ARGUMENTS...]
+                                [--slow-reader] [--timestamps]
+                                [QEMU ARGUMENTS...]
 
 Runs the guest once with "-M virt,trace=on,trace-start=on" writing the
 trace to a file and, in the same run, QEMU's own record of what it
@@ -28,7 +29,17 @@ from the next place it ran the run's first instruction on.  With
 --slow-reader the trace goes through a FIFO read slowly and a small PIB
 sink queue: packets must be lost, the decoder must read the stream
 without error and show the losses as gaps, and each run between them
-must be exact in the same way.
+must be exact in the same way.  With --timestamps the packets carry
+the encoder's timestamps (riscv-trace-encoder.timestamps=on) under
+-icount shift=0,sleep=off, where the hart's clock advances one tick per
+instruction: between two instructions the decoder gives times for, the
+difference of the times must be the number of instructions decoded in
+between (the later one included); an instruction that traps without
+retiring takes a tick or not as QEMU raises its exception (ecall and an
+illegal encoding found when translating do, a fault that unwinds its
+block does not), so across such traps the difference may exceed the
+count by up to their number.  A second run without the record must give
+the same decoded flow with the same times.
 """
 
 import os
@@ -157,10 +168,64 @@ def decoded(decoder, elf, images, trace, srcid_bits, cpu):
         if words[0] == 'gap':
             # 'gap no program image', 'gap trace ended', ...
             rest = ' '.join(words)
-        elif words[0] != 'trap':
+        elif words[0] not in ('trap', 'time'):
             rest = f'{words[0]} {words[1]}'
         out.setdefault(int(src), []).append(rest)
     return out
+
+
+def split_times(got):
+    """The decoded items without the time lines, and the times: (number
+    of items before, time) for each time that follows an instruction or
+    a trap."""
+    items, times = [], []
+    for g in got:
+        if g.startswith('time '):
+            if items and not items[-1].startswith('gap'):
+                times.append((len(items), int(g.split()[1])))
+        else:
+            items.append(g)
+    return items, times
+
+
+def check_times(hart, items, times):
+    """Clock ticks between timed items: one per instruction; up to one
+    per exception of an instruction that did not retire (ecall and
+    ebreak, which retire, are items of their own).  Returns how many
+    differences were exact, and how many within those bounds."""
+    insns, faults = [0], [0]
+    for k, g in enumerate(items):
+        words = g.split()
+        fault = 0
+        if words[0] not in ('gap', 'trap'):
+            insns.append(insns[-1] + 1)
+        else:
+            insns.append(insns[-1])
+        if words[0] == 'trap' and words[1] == 'exception':
+            epc = words[3].split('=')[1]
+            prev = items[k - 1].split() if k else []
+            fault = 0 if len(prev) == 2 and prev[0] not in ('gap', 'trap') \
+                and prev[1] == epc else 1
+        faults.append(faults[-1] + fault)
+    exact = bounded = 0
+    for (a, ta), (b, tb) in zip(times, times[1:]):
+        # the count restarts after a gap
+        if any(items[k].startswith('gap') for k in range(a, b)):
+            continue
+        n = insns[b] - insns[a]
+        e = faults[b] - faults[a]
+        if not n <= tb - ta <= n + e:
+            sys.exit(f'hart {hart}: time {ta} after {items[a - 1]} (item '
+                     f'{a - 1}), time {tb} after {items[b - 1]} (item '
+                     f'{b - 1}): {tb - ta} ticks apart, {n} instructions '
+                     f'and {e} exceptions')
+        if e:
+            bounded += 1
+        else:
+            exact += 1
+    if len(times) > 1 and not exact:
+        sys.exit(f'hart {hart}: no two timestamps to compare')
+    return exact, bounded
 
 
 def loaded(elf):
@@ -288,6 +353,15 @@ def main():
     allow_gaps = '--gaps' in extra
     if allow_gaps:
         extra.remove('--gaps')
+    timed = '--timestamps' in extra
+    if timed:
+        extra.remove('--timestamps')
+        extra += ['-global', 'riscv-trace-encoder.timestamps=on']
+        # no virtual time passing while the hart does not run
+        if '-icount' in extra:
+            extra[extra.index('-icount') + 1] = 'shift=0,sleep=off'
+        else:
+            extra += ['-icount', 'shift=0,sleep=off']
     slow = '--slow-reader' in extra
     if slow:
         # packets lost: gaps, each followed by a synchronisation
@@ -303,6 +377,22 @@ def main():
         want, code = expected(log, cpu.startswith('rv32'), harts)
         rom, images = rom_image(code, tmp)
         got = decoded(decoder, elf, rom, trace, srcid_bits, cpu)
+        if timed:
+            # deterministic: the same flow and times in another run, but
+            # for the end (the finisher's spin runs as long as it runs)
+            again = decoded(decoder, elf, rom,
+                            qemu_record.run_plain(qemu, elf, cpu, extra, tmp),
+                            srcid_bits, cpu)
+            for hart in sorted(got):
+                other = again.get(hart, [])
+                n = min(len(got[hart]), len(other)) - TAIL
+                first = next((k for k, (g, h) in
+                              enumerate(zip(got[hart][:n], other[:n]))
+                              if g != h), None)
+                if first is not None:
+                    sys.exit(f'hart {hart}: another run decodes to '
+                             f'{again[hart][first]} at item {first}, not '
+                             f'{got[hart][first]}')
     lost = sum(g.count('gap trace lost') for g in got.values())
     if slow and not lost:
         sys.exit('a slow reader, and no packet was lost')
@@ -312,9 +402,17 @@ def main():
     summary = []
     for hart in sorted(want):
         # a hart QEMU stopped before it retired much may have no packets
-        insns, traps = compare(hart, want[hart], got.get(hart, []),
-                               allow_gaps, images)
+        items, times = split_times(got.get(hart, []))
+        if timed and not times:
+            sys.exit(f'hart {hart}: no timestamps')
+        if times and not timed:
+            sys.exit(f'hart {hart}: timestamps, and none were asked for')
+        insns, traps = compare(hart, want[hart], items, allow_gaps, images)
         summary.append(f'hart {hart}: {insns} instructions, {traps} traps')
+        if timed:
+            exact, bounded = check_times(hart, items, times)
+            summary.append(f'{exact} timestamp differences exact, '
+                           f'{bounded} across exceptions within bounds')
     if lost:
         summary.append(f'{lost} gaps where packets were lost')
     print('decoded flow equals QEMU\'s record: ' + '; '.join(summary))

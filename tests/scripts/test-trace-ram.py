@@ -11,7 +11,10 @@ traces a workload into a buffer of its own, checks what it can of the
 buffer and prints it in hex.  The guest must pass with CHECKS checks;
 the printed trace must decode (etrace-decode, with the ELF file) into
 exactly what QEMU's own record (-d in_asm,exec,nochain,int) says the
-hart ran from the first traced instruction on, traps included.
+hart ran from the first traced instruction on, traps included.  The
+guest turns the encoder's timestamps on; under -icount shift=0 their
+differences must be the instructions decoded in between
+(test-etrace-roundtrip.py --timestamps).
 """
 
 import importlib.util
@@ -62,13 +65,16 @@ def main():
         got = roundtrip.decoded(decoder, elf, [], trace, 0, 'rv64')
     if set(got) != {0}:
         sys.exit(f'sources decoded: {sorted(got)}')
-    insns, traps = roundtrip.compare(0, want[0], got[0], True,
+    items, times = roundtrip.split_times(got[0])
+    insns, traps = roundtrip.compare(0, want[0], items, True,
                                      roundtrip.loaded(elf))
+    exact, _ = roundtrip.check_times(0, items, times)
     # the workload's ecall from U-mode and the return into M-mode
     if insns < 1000 or traps < 1:
         sys.exit(f'only {insns} instructions and {traps} traps decoded')
     print(f'{len(data)} bytes of trace in the RAM sink decode into QEMU\'s '
-          f'record: {insns} instructions, {traps} traps')
+          f'record: {insns} instructions, {traps} traps; {exact} timestamp '
+          'differences exact')
 
 
 if __name__ == '__main__':

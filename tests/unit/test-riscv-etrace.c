@@ -48,7 +48,7 @@ static GString *payload_hex(const ETraceParams *p, const ETraceTeInst *t)
     unsigned n, i;
 
     etrace_te_inst_pack(&b, p, t);
-    n = etrace_encap(out, &plain, &b);
+    n = etrace_encap(out, &plain, &b, 0);
     g_assert_cmpuint(out[0], ==, n - 1);
     for (i = 1; i < n; i++) {
         g_string_append_printf(s, "%s%02x", i > 1 ? " " : "", out[i]);
@@ -235,7 +235,7 @@ static void test_encap_srcid(void)
 
     etrace_te_inst_pack(&b, &rv64, &t);
     /* header length 1, srcID byte, payload 0x1f */
-    g_assert_cmpuint(etrace_encap(out, &e, &b), ==, 3);
+    g_assert_cmpuint(etrace_encap(out, &e, &b, 0), ==, 3);
     g_assert_cmpmem(out, 3, ((uint8_t []){ 0x01, 0x5a, 0x1f }), 3);
 
     /*
@@ -245,25 +245,45 @@ static void test_encap_srcid(void)
      */
     e.srcid_bits = 4;
     e.srcid = 0xa;
-    g_assert_cmpuint(etrace_encap(out, &e, &b), ==, 3);
+    g_assert_cmpuint(etrace_encap(out, &e, &b, 0), ==, 3);
     g_assert_cmpmem(out, 3, ((uint8_t []){ 0x02, 0xfa, 0x01 }), 3);
 
     /* 12 bits: one whole byte, then 4 bits sharing; flow 2 in bits 6:5 */
     e.srcid_bits = 12;
     e.srcid = 0x3c5;
     e.flow = 2;
-    g_assert_cmpuint(etrace_encap(out, &e, &b), ==, 4);
+    g_assert_cmpuint(etrace_encap(out, &e, &b, 0), ==, 4);
     g_assert_cmpmem(out, 4, ((uint8_t []){ 0x42, 0xc5, 0xf3, 0x01 }), 4);
 
-    g_assert_cmpuint(etrace_encap_sync_len(0), ==, 32);
-    g_assert_cmpuint(etrace_encap_sync_len(12), ==, 33);
-    g_assert_cmpuint(etrace_encap_sync_len(16), ==, 34);
+    /*
+     * A 6-byte timestamp: extend set, the timestamp LSB first after the
+     * srcID's whole bytes; srcID bits beyond them stay with the payload.
+     */
+    e.flow = 0;
+    e.timestamp_bytes = 6;
+    e.srcid_bits = 8;
+    e.srcid = 0x5a;
+    g_assert_cmpuint(etrace_encap(out, &e, &b, 0x123456789a), ==, 9);
+    g_assert_cmpmem(out, 9, ((uint8_t []){ 0x81, 0x5a, 0x9a, 0x78, 0x56,
+                                           0x34, 0x12, 0x00, 0x1f }), 9);
+    e.srcid_bits = 4;
+    e.srcid = 0xa;
+    g_assert_cmpuint(etrace_encap(out, &e, &b, 0x123456789a), ==, 9);
+    g_assert_cmpmem(out, 9, ((uint8_t []){ 0x82, 0x9a, 0x78, 0x56, 0x34,
+                                           0x12, 0x00, 0xfa, 0x01 }), 9);
+
+    /* N = 31 + T + S null.idle, then a null.alignment */
+    g_assert_cmpuint(etrace_encap_sync_len(0, 0), ==, 32);
+    g_assert_cmpuint(etrace_encap_sync_len(12, 0), ==, 33);
+    g_assert_cmpuint(etrace_encap_sync_len(16, 0), ==, 34);
+    g_assert_cmpuint(etrace_encap_sync_len(8, 6), ==, 39);
 }
 
 /* ---- the encoder algorithm ---- */
 
 typedef struct Recorder {
     GPtrArray *packets;
+    GArray *times;
     ETraceParams params;
 } Recorder;
 
@@ -316,15 +336,38 @@ static void record(void *opaque, const ETraceTeInst *t)
     unsigned n;
 
     etrace_te_inst_pack(&b, &r->params, t);
-    n = etrace_encap(out, &plain, &b);
+    n = etrace_encap(out, &plain, &b, 0);
     g_assert_true(etrace_te_inst_unpack(&back, &r->params, out + 1, n - 1));
     got = describe(&back);
     g_assert_cmpstr(got, ==, want);
     g_ptr_array_add(r->packets, g_steal_pointer(&want));
+    g_array_append_val(r->times, t->time);
 }
 
 static ETraceEnc enc;
 static Recorder rec;
+
+/*
+ * The clock of the tests: one tick per instruction that retires or
+ * traps (as under -icount shift=0); an interrupt takes none.
+ */
+static uint64_t clock_now;
+
+static void blk(uint64_t first, unsigned first_size, uint64_t last,
+                unsigned last_size, uint32_t count, uint8_t priv)
+{
+    etrace_enc_block(&enc, first, first_size, last, last_size, count, priv,
+                     clock_now + 1, clock_now + count);
+    clock_now += count;
+}
+
+static void trp(bool interrupt, uint8_t ecause, uint64_t tval, uint64_t epc,
+                unsigned size, uint8_t priv)
+{
+    clock_now += !interrupt;
+    etrace_enc_trap(&enc, interrupt, ecause, tval, epc, size, priv,
+                    clock_now);
+}
 
 static void setup(bool full_address, uint8_t sync_mode, uint8_t sync_max)
 {
@@ -337,8 +380,11 @@ static void setup(bool full_address, uint8_t sync_mode, uint8_t sync_max)
 
     if (rec.packets) {
         g_ptr_array_free(rec.packets, true);
+        g_array_free(rec.times, true);
     }
     rec.packets = g_ptr_array_new_with_free_func(g_free);
+    rec.times = g_array_new(false, false, sizeof(uint64_t));
+    clock_now = 0;
     rec.params = rv64;
     etrace_enc_init(&enc, &cfg, record, &rec);
     etrace_enc_start(&enc);
@@ -362,7 +408,7 @@ static void expect(const char *const *want)
 /* A one-instruction block ending with a transfer of @itype. */
 static void insn(uint64_t pc, uint8_t itype, uint8_t priv)
 {
-    etrace_enc_block(&enc, pc, 4, pc, 4, 1, priv);
+    blk(pc, 4, pc, 4, 1, priv);
     etrace_enc_set_itype(&enc, pc, itype);
 }
 
@@ -382,12 +428,12 @@ static void test_enc_branches_and_return(void)
     };
 
     setup(false, ETRACE_SYNC_MODE_PACKETS, 4);
-    etrace_enc_block(&enc, 0x1000, 4, 0x1008, 4, 3, M);
+    blk(0x1000, 4, 0x1008, 4, 3, M);
     etrace_enc_set_itype(&enc, 0x1008, ETRACE_ITYPE_T_BRANCH);
-    etrace_enc_block(&enc, 0x1000, 4, 0x1008, 4, 3, M);
+    blk(0x1000, 4, 0x1008, 4, 3, M);
     etrace_enc_set_itype(&enc, 0x1008, ETRACE_ITYPE_NT_BRANCH);
     insn(0x100c, ETRACE_ITYPE_RETURN, M);
-    etrace_enc_block(&enc, 0x2000, 4, 0x2000, 4, 1, M);
+    blk(0x2000, 4, 0x2000, 4, 1, M);
     etrace_enc_stop(&enc, false);
     expect(want);
 }
@@ -405,9 +451,9 @@ static void test_enc_ecall(void)
     };
 
     setup(false, ETRACE_SYNC_MODE_PACKETS, 4);
-    etrace_enc_block(&enc, 0x1000, 4, 0x1004, 4, 2, M);
-    etrace_enc_trap(&enc, false, 11, 0, 0x1008, 4, M);
-    etrace_enc_block(&enc, 0x3000, 4, 0x3000, 4, 1, M);
+    blk(0x1000, 4, 0x1004, 4, 2, M);
+    trp(false, 11, 0, 0x1008, 4, M);
+    blk(0x3000, 4, 0x3000, 4, 1, M);
     etrace_enc_stop(&enc, false);
     expect(want);
 }
@@ -425,9 +471,9 @@ static void test_enc_full_address(void)
     };
 
     setup(true, ETRACE_SYNC_MODE_PACKETS, 4);
-    etrace_enc_block(&enc, 0x1000, 4, 0x1004, 4, 2, M);
-    etrace_enc_trap(&enc, false, 11, 0, 0x1008, 4, M);
-    etrace_enc_block(&enc, 0x3000, 4, 0x3000, 4, 1, M);
+    blk(0x1000, 4, 0x1004, 4, 2, M);
+    trp(false, 11, 0, 0x1008, 4, M);
+    blk(0x3000, 4, 0x3000, 4, 1, M);
     etrace_enc_stop(&enc, true);
     expect(want);
 }
@@ -448,13 +494,13 @@ static void test_enc_page_fault(void)
     };
 
     setup(false, ETRACE_SYNC_MODE_PACKETS, 4);
-    etrace_enc_block(&enc, 0x1000, 4, 0x1004, 4, 2, M);
+    blk(0x1000, 4, 0x1004, 4, 2, M);
     etrace_enc_set_itype(&enc, 0x1004, ETRACE_ITYPE_T_BRANCH);
-    etrace_enc_block(&enc, 0x1000, 4, 0x1004, 4, 2, M);
+    blk(0x1000, 4, 0x1004, 4, 2, M);
     etrace_enc_set_itype(&enc, 0x1004, ETRACE_ITYPE_NT_BRANCH);
-    etrace_enc_block(&enc, 0x1008, 4, 0x1008, 4, 1, M);
-    etrace_enc_trap(&enc, false, 13, 0xdead0000, 0x100c, 0, M);
-    etrace_enc_block(&enc, 0x3000, 4, 0x3000, 4, 1, S);
+    blk(0x1008, 4, 0x1008, 4, 1, M);
+    trp(false, 13, 0xdead0000, 0x100c, 0, M);
+    blk(0x3000, 4, 0x3000, 4, 1, S);
     etrace_enc_stop(&enc, false);
     expect(want);
 }
@@ -473,10 +519,10 @@ static void test_enc_fault_at_jump_target(void)
     };
 
     setup(false, ETRACE_SYNC_MODE_PACKETS, 4);
-    etrace_enc_block(&enc, 0xffc, 4, 0xffc, 4, 1, M);
+    blk(0xffc, 4, 0xffc, 4, 1, M);
     insn(0x1000, ETRACE_ITYPE_UNINF_JUMP, M);
-    etrace_enc_trap(&enc, false, 12, 0x5000, 0x5000, 0, M);
-    etrace_enc_block(&enc, 0x3000, 4, 0x3000, 4, 1, M);
+    trp(false, 12, 0x5000, 0x5000, 0, M);
+    blk(0x3000, 4, 0x3000, 4, 1, M);
     etrace_enc_stop(&enc, false);
     expect(want);
 }
@@ -498,11 +544,11 @@ static void test_enc_updiscon_bit(void)
     };
 
     setup(false, ETRACE_SYNC_MODE_PACKETS, 4);
-    etrace_enc_block(&enc, 0xffc, 4, 0x1000, 4, 2, M);
+    blk(0xffc, 4, 0x1000, 4, 2, M);
     etrace_enc_set_itype(&enc, 0x1000, ETRACE_ITYPE_UNINF_JUMP);
-    etrace_enc_block(&enc, 0x2000, 4, 0x2000, 4, 1, M);
-    etrace_enc_trap(&enc, false, 11, 0, 0x2004, 4, M);
-    etrace_enc_block(&enc, 0x3000, 4, 0x3000, 4, 1, M);
+    blk(0x2000, 4, 0x2000, 4, 1, M);
+    trp(false, 11, 0, 0x2004, 4, M);
+    blk(0x3000, 4, 0x3000, 4, 1, M);
     etrace_enc_stop(&enc, false);
     expect(want);
 }
@@ -524,7 +570,7 @@ static void test_enc_full_map(void)
     for (i = 0; i < 32; i++) {
         insn(0x1000, ETRACE_ITYPE_T_BRANCH, M);
     }
-    etrace_enc_block(&enc, 0x1000, 4, 0x1000, 4, 1, M);
+    blk(0x1000, 4, 0x1000, 4, 1, M);
     etrace_enc_stop(&enc, false);
     expect(want);
 }
@@ -546,11 +592,11 @@ static void test_enc_mret(void)
     };
 
     setup(false, ETRACE_SYNC_MODE_PACKETS, 4);
-    etrace_enc_block(&enc, 0xff0, 4, 0xff0, 4, 1, M);
+    blk(0xff0, 4, 0xff0, 4, 1, M);
     insn(0xff8, ETRACE_ITYPE_NT_BRANCH, M);
-    etrace_enc_block(&enc, 0xffc, 4, 0x1000, 4, 2, M);
+    blk(0xffc, 4, 0x1000, 4, 2, M);
     etrace_enc_set_itype(&enc, 0x1000, ETRACE_ITYPE_TRAP_RETURN);
-    etrace_enc_block(&enc, 0x4000, 4, 0x4004, 4, 2, U);
+    blk(0x4000, 4, 0x4004, 4, 2, U);
     etrace_enc_stop(&enc, false);
     expect(want);
 }
@@ -567,9 +613,9 @@ static void test_enc_mret_same_mode(void)
     };
 
     setup(false, ETRACE_SYNC_MODE_PACKETS, 4);
-    etrace_enc_block(&enc, 0xffc, 4, 0x1000, 4, 2, M);
+    blk(0xffc, 4, 0x1000, 4, 2, M);
     etrace_enc_set_itype(&enc, 0x1000, ETRACE_ITYPE_TRAP_RETURN);
-    etrace_enc_block(&enc, 0x4000, 4, 0x4000, 4, 1, M);
+    blk(0x4000, 4, 0x4000, 4, 1, M);
     etrace_enc_stop(&enc, false);
     expect(want);
 }
@@ -587,10 +633,10 @@ static void test_enc_interrupt_after_branch(void)
     };
 
     setup(false, ETRACE_SYNC_MODE_PACKETS, 4);
-    etrace_enc_block(&enc, 0xffc, 4, 0xffc, 4, 1, M);
+    blk(0xffc, 4, 0xffc, 4, 1, M);
     insn(0x1000, ETRACE_ITYPE_T_BRANCH, M);
-    etrace_enc_trap(&enc, true, 7, 0, 0x2000, 0, M);
-    etrace_enc_block(&enc, 0x3000, 4, 0x3000, 4, 1, M);
+    trp(true, 7, 0, 0x2000, 0, M);
+    blk(0x3000, 4, 0x3000, 4, 1, M);
     etrace_enc_stop(&enc, false);
     expect(want);
 }
@@ -607,8 +653,8 @@ static void test_enc_first_insn_faults(void)
     };
 
     setup(false, ETRACE_SYNC_MODE_PACKETS, 4);
-    etrace_enc_trap(&enc, false, 2, 0, 0x1000, 0, M);
-    etrace_enc_block(&enc, 0x3000, 4, 0x3000, 4, 1, M);
+    trp(false, 2, 0, 0x1000, 0, M);
+    blk(0x3000, 4, 0x3000, 4, 1, M);
     etrace_enc_stop(&enc, false);
     expect(want);
 }
@@ -629,10 +675,10 @@ static void test_enc_double_trap(void)
     };
 
     setup(false, ETRACE_SYNC_MODE_PACKETS, 4);
-    etrace_enc_block(&enc, 0x1000, 4, 0x1000, 4, 1, M);
-    etrace_enc_trap(&enc, false, 13, 8, 0x1004, 0, M);
-    etrace_enc_trap(&enc, true, 11, 0, 0x3000, 0, S);
-    etrace_enc_block(&enc, 0x4000, 4, 0x4000, 4, 1, M);
+    blk(0x1000, 4, 0x1000, 4, 1, M);
+    trp(false, 13, 8, 0x1004, 0, M);
+    trp(true, 11, 0, 0x3000, 0, S);
+    blk(0x4000, 4, 0x4000, 4, 1, M);
     etrace_enc_stop(&enc, false);
     expect(want);
 }
@@ -650,7 +696,7 @@ static void test_enc_resync_packets(void)
     setup(false, ETRACE_SYNC_MODE_PACKETS, 0);
     insn(0x1000, ETRACE_ITYPE_UNINF_JUMP, M);
     for (i = 1; i <= 17; i++) {
-        etrace_enc_block(&enc, 0x2000, 4, 0x2004, 4, 2, M);
+        blk(0x2000, 4, 0x2004, 4, 2, M);
         etrace_enc_set_itype(&enc, 0x2004, ETRACE_ITYPE_T_BRANCH);
         insn(0x1000, ETRACE_ITYPE_UNINF_JUMP, M);
     }
@@ -733,10 +779,10 @@ static void test_enc_resync_halfwords(void)
 
     setup(false, ETRACE_SYNC_MODE_HALFWORDS, 0);
     for (i = 0; i < 4; i++) {
-        etrace_enc_block(&enc, 0x1000, 4, 0x100c, 4, 4, M);
+        blk(0x1000, 4, 0x100c, 4, 4, M);
         etrace_enc_set_itype(&enc, 0x100c, ETRACE_ITYPE_T_BRANCH);
     }
-    etrace_enc_block(&enc, 0x1000, 4, 0x1000, 4, 1, M);
+    blk(0x1000, 4, 0x1000, 4, 1, M);
     etrace_enc_stop(&enc, false);
     expect(want);
 }
@@ -760,11 +806,11 @@ static void test_enc_configure(void)
 
     setup(false, ETRACE_SYNC_MODE_PACKETS, 4);
     cfg = enc.cfg;
-    etrace_enc_block(&enc, 0x1000, 4, 0x1004, 4, 2, M);
+    blk(0x1000, 4, 0x1004, 4, 2, M);
     cfg.full_address = true;
     etrace_enc_configure(&enc, &cfg);
     etrace_enc_trap_return(&enc);
-    etrace_enc_block(&enc, 0x4000, 4, 0x4000, 4, 1, M);
+    blk(0x4000, 4, 0x4000, 4, 1, M);
     etrace_enc_stop(&enc, false);
     expect(want);
 }
@@ -783,10 +829,10 @@ static void test_enc_lost(void)
     };
 
     setup(false, ETRACE_SYNC_MODE_PACKETS, 4);
-    etrace_enc_block(&enc, 0x1000, 4, 0x1000, 4, 1, M);
+    blk(0x1000, 4, 0x1000, 4, 1, M);
     insn(0x1004, ETRACE_ITYPE_T_BRANCH, M);
     etrace_enc_lost(&enc);
-    etrace_enc_block(&enc, 0x2000, 4, 0x2000, 4, 1, S);
+    blk(0x2000, 4, 0x2000, 4, 1, S);
     etrace_enc_stop(&enc, false);
     expect(want);
 }
@@ -812,13 +858,46 @@ static void test_enc_unqualified(void)
 
     setup(false, ETRACE_SYNC_MODE_PACKETS, 4);
     etrace_enc_unqualified(&enc);           /* nothing traced yet */
-    etrace_enc_block(&enc, 0x1000, 4, 0x1004, 4, 2, M);
+    blk(0x1000, 4, 0x1004, 4, 2, M);
     etrace_enc_unqualified(&enc);
     etrace_enc_unqualified(&enc);           /* ended already */
-    etrace_enc_block(&enc, 0x2000, 4, 0x2000, 4, 1, U);
+    blk(0x2000, 4, 0x2000, 4, 1, U);
     etrace_enc_unqualified(&enc);
     etrace_enc_stop(&enc, false);
     expect(want);
+}
+
+/*
+ * Each packet carries the time of the instruction it reports (the clock
+ * of blk() and trp()); a support packet the time etrace_enc_set_now()
+ * gave.  The branch at 0x1008 retires at 3; the ecall at 0x2000 traps at
+ * 4 and is reported with it; the handler's first instruction retires at
+ * 5; a full branch map goes out with its last branch.
+ */
+static void test_enc_times(void)
+{
+    static const uint64_t want[] = { 0, 1, 4, 5, 36, 40, 99 };
+    unsigned i;
+
+    setup(false, ETRACE_SYNC_MODE_OFF, 0);
+    blk(0x1000, 4, 0x1008, 4, 3, M);
+    etrace_enc_set_itype(&enc, 0x1008, ETRACE_ITYPE_T_BRANCH);
+    trp(false, 11, 0, 0x2000, 4, M);
+    blk(0x3000, 4, 0x3000, 4, 1, M);
+    for (i = 0; i < 31; i++) {
+        /* a branch back to itself, not taken at the end: 6 .. 36 */
+        blk(0x3004, 4, 0x3004, 4, 1, M);
+        etrace_enc_set_itype(&enc, 0x3004, i < 30 ? ETRACE_ITYPE_T_BRANCH :
+                                           ETRACE_ITYPE_NT_BRANCH);
+    }
+    blk(0x3008, 4, 0x3014, 4, 4, M);
+    etrace_enc_set_now(&enc, 99);
+    etrace_enc_stop(&enc, false);
+    g_assert_cmpuint(rec.times->len, ==, ARRAY_SIZE(want));
+    for (i = 0; i < ARRAY_SIZE(want); i++) {
+        g_assert_cmpuint(g_array_index(rec.times, uint64_t, i), ==,
+                         want[i]);
+    }
 }
 
 /* ---- filters and comparators ---- */
@@ -1106,6 +1185,7 @@ int main(int argc, char **argv)
     g_test_add_func("/etrace/enc/configure", test_enc_configure);
     g_test_add_func("/etrace/enc/lost", test_enc_lost);
     g_test_add_func("/etrace/enc/unqualified", test_enc_unqualified);
+    g_test_add_func("/etrace/enc/times", test_enc_times);
     g_test_add_func("/etrace/filter/registers", test_filter_registers);
     g_test_add_func("/etrace/filter/functions", test_filter_functions);
     g_test_add_func("/etrace/filter/modes", test_filter_modes);

@@ -132,6 +132,7 @@ static void send_support(ETraceEnc *e, bool ienable, uint8_t qual_status)
         .encoder_mode = 0,
         .qual_status = qual_status,
         .ioptions = e->cfg.full_address ? ETRACE_IOPT_FULL_ADDRESS : 0,
+        .time = e->now,
     };
 
     send_packet(e, &t);
@@ -152,6 +153,7 @@ static void send_start(ETraceEnc *e, const ETraceRow *r)
         .branch = r->itype != ETRACE_ITYPE_T_BRANCH,
         .privilege = r->priv,
         .address = address_field(e, r->addr, false),
+        .time = r->time,
     };
 
     e->trap_reported = false;
@@ -174,6 +176,7 @@ static void send_trap(ETraceEnc *e, const ETraceRow *r,
         .thaddr = thaddr,
         .address = address_field(e, r->addr, false),
         .tval = exc->tval,
+        .time = r->time,
     };
 
     send_packet(e, &t);
@@ -189,6 +192,7 @@ static void send_branch(ETraceEnc *e, const ETraceRow *r, bool updiscon,
         .branches = e->branches,
         .branch_map = e->branch_map,
         .address = address_field(e, r->addr, !e->cfg.full_address),
+        .time = r->time,
     };
 
     etrace_set_status_bits(&t, &e->cfg.params, false, updiscon, false);
@@ -204,6 +208,7 @@ static void send_branch_map(ETraceEnc *e)
         .format = ETRACE_FMT_BRANCH,
         .branches = 0,
         .branch_map = e->branch_map,
+        .time = e->cur.time,
     };
 
     send_packet(e, &t);
@@ -480,10 +485,11 @@ static inline bool etrace_enc_steady(const ETraceEnc *e, uint8_t priv)
 
 void etrace_enc_block(ETraceEnc *e, uint64_t first, unsigned first_size,
                       uint64_t last, unsigned last_size, uint32_t count,
-                      uint8_t priv)
+                      uint8_t priv, uint64_t first_time, uint64_t last_time)
 {
     ETraceRow r = {
         .addr = first,
+        .time = first_time,
         .itype = ETRACE_ITYPE_NONE,
         .priv = priv,
         .retired = true,
@@ -508,6 +514,7 @@ void etrace_enc_block(ETraceEnc *e, uint64_t first, unsigned first_size,
             /* The block's first row is now the held one. */
             e->prev.itype = itype;
             e->cur.addr = first;
+            e->cur.time = first_time;
             e->cur.itype = ETRACE_ITYPE_NONE;
             e->cur.halfwords = 0;
             if (count > 1 && likely(!resync_near_after_packet(e))) {
@@ -527,6 +534,7 @@ void etrace_enc_block(ETraceEnc *e, uint64_t first, unsigned first_size,
                  */
                 e->prev.itype = ETRACE_ITYPE_NONE;
                 e->cur.addr = last;
+                e->cur.time = last_time;
                 e->cur.halfwords = halfwords;
                 return;
             }
@@ -547,11 +555,14 @@ void etrace_enc_block(ETraceEnc *e, uint64_t first, unsigned first_size,
         /* The common case: go straight to the block's last row. */
         e->prev = e->cur;
         e->cur.addr = last;
+        e->cur.time = last_time;
         e->cur.halfwords = halfwords;
         return;
     }
     if (count > 2) {
+        /* The clock moves evenly over a block. */
         r.addr = first + first_size;
+        r.time = first_time + (last_time - first_time) / (count - 1);
         etrace_enc_row(e, &r);
         if (count > 3) {
             r.middle = true;
@@ -560,6 +571,7 @@ void etrace_enc_block(ETraceEnc *e, uint64_t first, unsigned first_size,
         }
     }
     r.addr = last;
+    r.time = last_time;
     r.halfwords = halfwords;
     etrace_enc_row(e, &r);
 }
@@ -580,10 +592,11 @@ void etrace_enc_trap_return(ETraceEnc *e)
 
 void etrace_enc_trap(ETraceEnc *e, bool interrupt, uint8_t ecause,
                      uint64_t tval, uint64_t epc, unsigned size,
-                     uint8_t priv)
+                     uint8_t priv, uint64_t time)
 {
     ETraceRow r = {
         .addr = epc,
+        .time = time,
         .tval = tval,
         .halfwords = size / 2,
         .itype = interrupt ? ETRACE_ITYPE_INTERRUPT : ETRACE_ITYPE_EXCEPTION,

@@ -308,7 +308,7 @@ bool etrace_te_inst_unpack(ETraceTeInst *t, const ETraceParams *p,
 }
 
 unsigned etrace_encap(uint8_t *out, const ETraceEncap *e,
-                      const ETraceBits *b)
+                      const ETraceBits *b, uint64_t timestamp)
 {
     unsigned whole = e->srcid_bits / 8;
     unsigned shift = e->srcid_bits % 8;
@@ -317,9 +317,13 @@ unsigned etrace_encap(uint8_t *out, const ETraceEncap *e,
     unsigned i;
 
     assert(length <= ETRACE_PAYLOAD_MAX_BYTES);
-    out[0] = length | (e->flow & 3) << 5;
+    assert(e->timestamp_bytes <= ETRACE_TIMESTAMP_MAX_BYTES);
+    out[0] = length | (e->flow & 3) << 5 | (e->timestamp_bytes ? 0x80 : 0);
     for (i = 0; i < whole; i++) {
         *p++ = e->srcid >> (8 * i);
+    }
+    for (i = 0; i < e->timestamp_bytes; i++) {
+        *p++ = timestamp >> (8 * i);
     }
     if (!shift) {
         for (i = 0; i < length; i++) {
@@ -336,5 +340,5 @@ unsigned etrace_encap(uint8_t *out, const ETraceEncap *e,
             p[i] = cur | prev;
         }
     }
-    return 1 + whole + length;
+    return 1 + whole + e->timestamp_bytes + length;
 }

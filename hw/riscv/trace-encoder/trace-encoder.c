@@ -80,10 +80,21 @@ REG32(TS_COUNTER_HIGH, 0x04c)
 /*
  * The timestamp unit: Internal Core (trTsMode 3), counting the hart's
  * clock (mcycle's: virtual time under icount, host cycles otherwise)
- * prescaled by 4^trTsPrescale, 48 bits wide.
+ * prescaled by 4^trTsPrescale, 48 bits wide: the timestamp field of the
+ * packets is 6 bytes.
  */
 #define TS_MODE_INTERNAL_CORE   3
-#define TS_WIDTH                48
+#define TS_WIDTH                (RISCV_TRACE_TIMESTAMP_BYTES * 8)
+
+/*
+ * The counter: @value when the clock read @anchor, counting from there
+ * while Active and Count are set in trTsControl (@control).
+ */
+typedef struct TETimestamp {
+    uint32_t control;
+    uint64_t value;
+    uint64_t anchor;
+} TETimestamp;
 
 /*
  * trTeInstMode does not apply to E-Trace and reads 7 (E-Trace control
@@ -129,14 +140,8 @@ struct RISCVTraceEncoder {
     ETraceFilterRegs filter_regs;
     /* Enable went to 0: not empty until the hart has flushed. */
     bool flush_pending;
-    /*
-     * Timestamp unit: the counter was ts_value, ts_frac clock ticks past
-     * its last increment, when the clock read ts_anchor.
-     */
-    uint32_t ts_control;
-    uint64_t ts_value;
-    uint64_t ts_frac;
-    uint64_t ts_anchor;
+    TETimestamp ts;
+    bool reset_timestamps;
 
     /* The hart's side. */
     bool tracing;
@@ -144,6 +149,13 @@ struct RISCVTraceEncoder {
     ETraceEncap encap;
     ETraceEnc enc;
     ETraceFilter filter;
+    /*
+     * The timestamp unit as the hart last applied it, and the clock map's
+     * anchor: the clock when the hart's instruction count was an_insns.
+     */
+    TETimestamp ts_hart;
+    uint64_t an_time;
+    uint64_t an_insns;
     uint32_t buf_len;
     uint8_t buf[TE_BUF_SIZE];
     /* buf_len != 0, for register reads from other threads */
@@ -157,6 +169,26 @@ static const ETraceParams te_params = {
     .privilege_width = 3,
     .ecause_width = 6,
 };
+
+/* The counter when the clock reads @clock (not before the anchor). */
+static uint64_t ts_at(const TETimestamp *ts, uint64_t clock)
+{
+    unsigned shift = 2 * FIELD_EX32(ts->control, TS_CONTROL, PRESCALE);
+
+    if (!FIELD_EX32(ts->control, TS_CONTROL, ACTIVE) ||
+        !FIELD_EX32(ts->control, TS_CONTROL, COUNT) || clock <= ts->anchor) {
+        return ts->value;
+    }
+    return (ts->value + ((clock - ts->anchor) >> shift)) &
+           MAKE_64BIT_MASK(0, TS_WIDTH);
+}
+
+/* Packets carry a timestamp field. */
+static bool ts_in_packets(const TETimestamp *ts)
+{
+    return FIELD_EX32(ts->control, TS_CONTROL, ACTIVE) &&
+           FIELD_EX32(ts->control, TS_CONTROL, ENABLE);
+}
 
 static bool te_should_trace(RISCVTraceEncoder *s)
 {
@@ -174,7 +206,10 @@ static void te_config(RISCVTraceEncoder *s, ETraceEncConfig *cfg)
         .srcid_bits = FIELD_EX32(s->control, TE_CONTROL, INHIBIT_SRC) ? 0 :
                       FIELD_EX32(s->inst_features, TE_INST_FEATURES, SRC_BITS),
         .srcid = FIELD_EX32(s->inst_features, TE_INST_FEATURES, SRC_ID),
+        .timestamp_bytes = ts_in_packets(&s->ts) ?
+                           RISCV_TRACE_TIMESTAMP_BYTES : 0,
     };
+    s->ts_hart = s->ts;
     *cfg = (ETraceEncConfig) {
         .params = te_params,
         .full_address = FIELD_EX32(s->inst_features, TE_INST_FEATURES,
@@ -204,7 +239,8 @@ static uint64_t te_addr_mask(CPURISCVState *env)
 /* Length of the framed packet at @at in the buffer. */
 static uint32_t te_packet_len(RISCVTraceEncoder *s, uint32_t at)
 {
-    return 1 + s->encap.srcid_bits / 8 + (s->buf[at] & 0x1f);
+    return 1 + s->encap.srcid_bits / 8 + (s->buf[at] & 0x1f) +
+           (s->buf[at] & 0x80 ? s->encap.timestamp_bytes : 0);
 }
 
 /*
@@ -243,19 +279,21 @@ static void te_flush(RISCVTraceEncoder *s)
     if (s->lost) {
         /* What was made while packets were refused is lost too. */
         s->buf_len = 0;
+        etrace_enc_set_now(&s->enc, riscv_cntrpmf_cycle_clock());
         etrace_enc_lost(&s->enc);
     }
     if (!s->buf_len) {
         return;
     }
-    if (riscv_trace_sink_push(s->sink, s->sink_input, s->buf, s->buf_len)) {
+    if (riscv_trace_sink_push(s->sink, s->sink_input, s->buf, s->buf_len,
+                              false)) {
         s->lost = false;
     } else {
         while (done < s->buf_len) {
             uint32_t len = te_packet_len(s, done);
 
             if (riscv_trace_sink_push(s->sink, s->sink_input, s->buf + done,
-                                      len)) {
+                                      len, true)) {
                 done += len;
             } else if (te_stall(s)) {
                 stalled = true;
@@ -286,7 +324,8 @@ static void te_emit(void *opaque, const ETraceTeInst *t)
         te_flush(s);
     }
     etrace_te_inst_pack(&b, &te_params, t);
-    s->buf_len += etrace_encap(s->buf + s->buf_len, &s->encap, &b);
+    s->buf_len += etrace_encap(s->buf + s->buf_len, &s->encap, &b,
+                               ts_at(&s->ts_hart, t->time));
     qatomic_set(&s->buffered, true);
 }
 
@@ -315,6 +354,7 @@ static uint32_t te_needs(CPURISCVState *env, void *opaque)
         return 0;
     }
     return (etrace_filter_per_insn(&s->filter) ? RISCV_CF_NEED_STEP : 0) |
+           (s->encap.timestamp_bytes ? RISCV_CF_NEED_INSNS : 0) |
            RISCV_CF_NEED_BLOCKS |
            BIT(CTRDATA_TYPE_NONTAKEN_BRANCH) |
            BIT(CTRDATA_TYPE_TAKEN_BRANCH) |
@@ -332,13 +372,25 @@ static void te_drain(CPURISCVState *env, void *opaque,
     uint64_t mask = te_addr_mask(env);
     uint8_t priv = te_priv(env);
     bool filtered = etrace_filter_on(&s->filter);
+    bool timed = s->encap.timestamp_bytes;
+    uint64_t first_time = 0, last_time = 0;
+    RISCVCFClockMap map;
     unsigned i;
 
     if (!s->tracing) {
         return;
     }
+    if (timed) {
+        riscv_cf_clock_map(env, s->an_time, s->an_insns, &map);
+    }
     for (i = 0; i < n; i++) {
         if (riscv_cf_event_kind(&ev[i]) == RISCV_CF_EV_BLOCK) {
+            /* The event's count is at the end of its block. */
+            if (unlikely(timed)) {
+                first_time = riscv_cf_clock_at(&map, ev[i].insns + 1 -
+                                                     ev[i].count);
+                last_time = riscv_cf_clock_at(&map, ev[i].insns);
+            }
             /*
              * Filtered: a block is traced or not as a whole; it holds
              * one instruction when its address matters.  The transfer
@@ -347,6 +399,7 @@ static void te_drain(CPURISCVState *env, void *opaque,
              */
             if (unlikely(filtered) &&
                 !etrace_filter_insn(&s->filter, ev[i].src & mask, priv)) {
+                etrace_enc_set_now(&s->enc, first_time);
                 etrace_enc_unqualified(&s->enc);
                 continue;
             }
@@ -354,7 +407,7 @@ static void te_drain(CPURISCVState *env, void *opaque,
                              ev[i].info & RISCV_CF_EV_FIRST_RVC ? 2 : 4,
                              ev[i].dst & mask,
                              ev[i].info & RISCV_CF_EV_LAST_RVC ? 2 : 4,
-                             ev[i].count, priv);
+                             ev[i].count, priv, first_time, last_time);
         } else {
             uint8_t itype = riscv_cf_event_type(&ev[i]);
 
@@ -374,6 +427,10 @@ static void te_drain(CPURISCVState *env, void *opaque,
             etrace_enc_set_itype(&s->enc, ev[i].src & mask, itype);
         }
     }
+    if (timed) {
+        s->an_time = map.now;
+        s->an_insns = env->cf.insns;
+    }
     te_maybe_flush(s);
 }
 
@@ -386,10 +443,13 @@ static void te_trap(CPURISCVState *env, void *opaque,
     uint64_t tval_mask = env->misa_mxl == MXL_RV32 ? UINT32_MAX : UINT64_MAX;
 
     uint64_t epc = trap->epc & te_addr_mask(env);
+    /* Drained just now: the anchor is the clock at the trap. */
+    uint64_t time = s->encap.timestamp_bytes ? s->an_time : 0;
 
     if (!s->tracing) {
         return;
     }
+    etrace_enc_set_now(&s->enc, time);
     if (etrace_filter_on(&s->filter) &&
         !etrace_filter_trap(&s->filter, trap->async, trap->cause, epc,
                             te_priv(env))) {
@@ -398,7 +458,7 @@ static void te_trap(CPURISCVState *env, void *opaque,
     }
     etrace_enc_trap(&s->enc, trap->async, trap->cause,
                     trap->tval & tval_mask, epc, trap->insn_len,
-                    te_priv(env));
+                    te_priv(env), time);
 }
 
 static void te_trap_return(CPURISCVState *env, void *opaque,
@@ -436,6 +496,10 @@ static void te_apply(RISCVTraceEncoder *s)
     riscv_cf_sync(env);
     te_flush(s);
     te_config(s, &cfg);
+    /* The clock map starts here (the hart is between two blocks). */
+    s->an_time = riscv_cntrpmf_cycle_clock();
+    s->an_insns = env->cf.insns;
+    etrace_enc_set_now(&s->enc, s->an_time);
     etrace_enc_configure(&s->enc, &cfg);
     if (want && !s->tracing) {
         s->lost = false;
@@ -466,61 +530,31 @@ static void te_schedule_apply(RISCVTraceEncoder *s)
     async_run_on_cpu(CPU(s->cpu), te_apply_work, RUN_ON_CPU_HOST_PTR(s));
 }
 
-static bool ts_running(RISCVTraceEncoder *s)
-{
-    return FIELD_EX32(s->ts_control, TS_CONTROL, ACTIVE) &&
-           FIELD_EX32(s->ts_control, TS_CONTROL, COUNT);
-}
-
-/* Bring ts_value and ts_frac up to the clock's @now. */
-static void ts_advance(RISCVTraceEncoder *s, uint64_t now)
-{
-    unsigned shift = 2 * FIELD_EX32(s->ts_control, TS_CONTROL, PRESCALE);
-    uint64_t ticks;
-
-    if (ts_running(s)) {
-        ticks = now - s->ts_anchor + s->ts_frac;
-        s->ts_value = (s->ts_value + (ticks >> shift)) &
-                      MAKE_64BIT_MASK(0, TS_WIDTH);
-        s->ts_frac = ticks & MAKE_64BIT_MASK(0, shift);
-    }
-    s->ts_anchor = now;
-}
-
-static uint64_t ts_counter(RISCVTraceEncoder *s)
-{
-    ts_advance(s, riscv_cntrpmf_cycle_clock());
-    return s->ts_value;
-}
-
 static void ts_write_control(RISCVTraceEncoder *s, uint32_t val)
 {
     uint32_t keep = R_TS_CONTROL_ACTIVE_MASK | R_TS_CONTROL_COUNT_MASK |
-                    R_TS_CONTROL_PRESCALE_MASK;
+                    R_TS_CONTROL_PRESCALE_MASK | R_TS_CONTROL_ENABLE_MASK;
+    uint64_t now = riscv_cntrpmf_cycle_clock();
 
-    /* Up to now under the old settings. */
-    ts_advance(s, riscv_cntrpmf_cycle_clock());
+    /* Counted up to now under the old settings. */
+    s->ts.value = ts_at(&s->ts, now);
+    s->ts.anchor = now;
     if (!FIELD_EX32(val, TS_CONTROL, ACTIVE)) {
         /* Held in reset. */
-        s->ts_control = 0;
-        s->ts_value = 0;
-        s->ts_frac = 0;
+        s->ts.control = 0;
+        s->ts.value = 0;
         return;
     }
-    if (!FIELD_EX32(s->ts_control, TS_CONTROL, ACTIVE)) {
-        /* Released from reset: stopped, at 0, not prescaled. */
+    if (!FIELD_EX32(s->ts.control, TS_CONTROL, ACTIVE)) {
+        /* Released from reset: stopped, at 0, not prescaled, disabled. */
         val = R_TS_CONTROL_ACTIVE_MASK;
     }
-    /*
-     * WARL: the one mode, Internal Core; trTsRunInDebug 0 (no debug
-     * mode); trTsEnable 0: packets carry no timestamp field yet.
-     */
-    s->ts_control = (val & keep) |
+    /* WARL: the one mode, Internal Core; trTsRunInDebug 0 (no debug). */
+    s->ts.control = (val & keep) |
                     TS_MODE_INTERNAL_CORE << R_TS_CONTROL_MODE_SHIFT |
                     TS_WIDTH << R_TS_CONTROL_WIDTH_SHIFT;
     if (FIELD_EX32(val, TS_CONTROL, RESET)) {
-        s->ts_value = 0;
-        s->ts_frac = 0;
+        s->ts.value = 0;
     }
 }
 
@@ -543,13 +577,13 @@ static uint64_t te_read(void *opaque, hwaddr addr, unsigned size)
         val = s->inst_features;
         break;
     case A_TS_CONTROL:
-        val = s->ts_control;
+        val = s->ts.control;
         break;
     case A_TS_COUNTER_LOW:
-        val = ts_counter(s);
+        val = ts_at(&s->ts, riscv_cntrpmf_cycle_clock());
         break;
     case A_TS_COUNTER_HIGH:
-        val = ts_counter(s) >> 32;
+        val = ts_at(&s->ts, riscv_cntrpmf_cycle_clock()) >> 32;
         break;
     default:
         etrace_filter_reg_read(&s->filter_regs, addr, &val);
@@ -637,7 +671,7 @@ static void te_write(void *opaque, hwaddr addr, uint64_t val64,
         return;
     case A_TS_CONTROL:
         ts_write_control(s, val);
-        return;
+        break;
     case A_TS_COUNTER_LOW:
     case A_TS_COUNTER_HIGH:
         qemu_log_mask(LOG_GUEST_ERROR, "%s: trTsCounter is read-only\n",
@@ -680,9 +714,16 @@ static void te_reset_hold(Object *obj, ResetType type)
     RISCVTraceEncoder *s = RISCV_TRACE_ENCODER(obj);
     ETraceEncConfig cfg;
 
-    s->ts_control = 0;
-    s->ts_value = 0;
-    s->ts_frac = 0;
+    s->ts = (TETimestamp) {
+        .anchor = riscv_cntrpmf_cycle_clock(),
+    };
+    if (s->start && s->reset_timestamps) {
+        /* Counting from 0, into the packets. */
+        s->ts.control = R_TS_CONTROL_ACTIVE_MASK | R_TS_CONTROL_COUNT_MASK |
+                        R_TS_CONTROL_ENABLE_MASK |
+                        TS_MODE_INTERNAL_CORE << R_TS_CONTROL_MODE_SHIFT |
+                        TS_WIDTH << R_TS_CONTROL_WIDTH_SHIFT;
+    }
     s->control = 0;
     if (s->start) {
         s->control = TE_CONTROL_DEFAULT | R_TE_CONTROL_ENABLE_MASK |
@@ -804,6 +845,7 @@ static const VMStateDescription vmstate_etrace_row = {
     .fields = (const VMStateField[]) {
         VMSTATE_UINT64(addr, ETraceRow),
         VMSTATE_UINT64(tval, ETraceRow),
+        VMSTATE_UINT64(time, ETraceRow),
         VMSTATE_UINT32(halfwords, ETraceRow),
         VMSTATE_UINT8(itype, ETraceRow),
         VMSTATE_UINT8(priv, ETraceRow),
@@ -836,6 +878,7 @@ static const VMStateDescription vmstate_etrace_enc = {
         VMSTATE_BOOL(trap_reported, ETraceEnc),
         VMSTATE_BOOL(cur_reported, ETraceEnc),
         VMSTATE_BOOL(cur_reported_updiscon, ETraceEnc),
+        VMSTATE_UINT64(now, ETraceEnc),
         VMSTATE_END_OF_LIST()
     }
 };
@@ -844,14 +887,19 @@ static bool ts_needed(void *opaque)
 {
     RISCVTraceEncoder *s = opaque;
 
-    return s->ts_control != 0;
+    return s->ts.control != 0;
 }
 
 static int ts_pre_save(void *opaque)
 {
     RISCVTraceEncoder *s = opaque;
+    uint64_t now = riscv_cntrpmf_cycle_clock();
 
-    ts_advance(s, riscv_cntrpmf_cycle_clock());
+    /* Counted up to now; te_pre_save drained the hart's events. */
+    s->ts.value = ts_at(&s->ts, now);
+    s->ts.anchor = now;
+    s->ts_hart.value = ts_at(&s->ts_hart, now);
+    s->ts_hart.anchor = now;
     return 0;
 }
 
@@ -859,8 +907,15 @@ static int ts_post_load(void *opaque, int version_id)
 {
     RISCVTraceEncoder *s = opaque;
 
-    /* The counter goes on from its value, with this host's clock. */
-    s->ts_anchor = riscv_cntrpmf_cycle_clock();
+    if (s->encap.timestamp_bytes &&
+        s->encap.timestamp_bytes != RISCV_TRACE_TIMESTAMP_BYTES) {
+        return -EINVAL;
+    }
+    /* The counters go on from their values, with this host's clock. */
+    s->ts.anchor = riscv_cntrpmf_cycle_clock();
+    s->ts_hart.anchor = s->ts.anchor;
+    s->an_time = s->ts.anchor;
+    s->an_insns = s->cpu->env.cf.insns;
     return 0;
 }
 
@@ -872,9 +927,11 @@ static const VMStateDescription vmstate_te_ts = {
     .pre_save = ts_pre_save,
     .post_load = ts_post_load,
     .fields = (const VMStateField[]) {
-        VMSTATE_UINT32(ts_control, RISCVTraceEncoder),
-        VMSTATE_UINT64(ts_value, RISCVTraceEncoder),
-        VMSTATE_UINT64(ts_frac, RISCVTraceEncoder),
+        VMSTATE_UINT32(ts.control, RISCVTraceEncoder),
+        VMSTATE_UINT64(ts.value, RISCVTraceEncoder),
+        VMSTATE_UINT32(ts_hart.control, RISCVTraceEncoder),
+        VMSTATE_UINT64(ts_hart.value, RISCVTraceEncoder),
+        VMSTATE_UINT8(encap.timestamp_bytes, RISCVTraceEncoder),
         VMSTATE_END_OF_LIST()
     }
 };
@@ -966,6 +1023,9 @@ static const Property te_properties[] = {
     DEFINE_PROP_UINT8("sync-mode", RISCVTraceEncoder, start_sync_mode,
                       ETRACE_SYNC_MODE_PACKETS),
     DEFINE_PROP_UINT8("sync-max", RISCVTraceEncoder, start_sync_max, 8),
+    /* With "start": timestamps in the packets from reset, counting from 0 */
+    DEFINE_PROP_BOOL("timestamps", RISCVTraceEncoder, reset_timestamps,
+                     false),
 };
 
 static void te_class_init(ObjectClass *klass, const void *data)

@@ -44,7 +44,7 @@ struct RISCVTraceFunnel {
 };
 
 static bool funnel_push(Object *obj, unsigned input, const uint8_t *buf,
-                        size_t len)
+                        size_t len, bool single)
 {
     RISCVTraceFunnel *s = RISCV_TRACE_FUNNEL(obj);
 
@@ -57,7 +57,7 @@ static bool funnel_push(Object *obj, unsigned input, const uint8_t *buf,
         /* A disabled input is read, and what it sends discarded. */
         return true;
     }
-    return riscv_trace_sink_push(s->sink, s->sink_input, buf, len);
+    return riscv_trace_sink_push(s->sink, s->sink_input, buf, len, single);
 }
 
 static uint64_t funnel_read(void *opaque, hwaddr addr, unsigned size)

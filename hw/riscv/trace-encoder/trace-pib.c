@@ -53,11 +53,11 @@ REG32(PIB_IMPL, 0x004)
      (3 << R_PIB_CONTROL_ASYNC_FREQ_SHIFT))
 
 /*
- * A synchronisation sequence: N = 31 + S null.idle bytes then a
+ * A synchronisation sequence: N = 31 + T + S null.idle bytes then a
  * null.alignment byte, with S = 2 for the widest srcID (16 bits) any
  * encoder feeding the sink can use.
  */
-#define PIB_SYNC_LEN            (31 + 2 + 1)
+#define PIB_SYNC_LEN            RISCV_TRACE_SYNC_LEN
 
 struct RISCVTracePibSink {
     SysBusDevice parent_obj;
@@ -143,7 +143,7 @@ static void pib_put(RISCVTracePibSink *s, const uint8_t *buf, size_t len)
 }
 
 static bool pib_push(Object *obj, unsigned input, const uint8_t *buf,
-                     size_t len)
+                     size_t len, bool single)
 {
     RISCVTracePibSink *s = RISCV_TRACE_PIB_SINK(obj);
     uint32_t interval = pib_sync_interval(s);

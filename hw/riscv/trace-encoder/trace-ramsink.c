@@ -66,8 +66,8 @@ REG32(RAM_DATA, 0x040)
 /* Default trRamAsyncFreq: a synchronisation sequence every 4 KiB. */
 #define RAM_ASYNC_FREQ_DEFAULT  3
 
-/* As for the PIB sink: 31 + 2 null.idle bytes and a null.alignment. */
-#define RAM_SYNC_LEN            (31 + 2 + 1)
+/* As for the PIB sink: 31 + T + 2 null.idle bytes, a null.alignment. */
+#define RAM_SYNC_LEN            RISCV_TRACE_SYNC_LEN
 
 struct RISCVTraceRamSink {
     SysBusDevice parent_obj;
@@ -223,7 +223,7 @@ static void ram_stop_on_wrap(RISCVTraceRamSink *s)
 }
 
 static bool ram_push(Object *obj, unsigned input, const uint8_t *buf,
-                     size_t len)
+                     size_t len, bool single)
 {
     RISCVTraceRamSink *s = RISCV_TRACE_RAM_SINK(obj);
     uint32_t interval = ram_sync_interval(s);
@@ -247,7 +247,7 @@ static bool ram_push(Object *obj, unsigned input, const uint8_t *buf,
          * at a time, and the first single packet that does not fit stops
          * the sink: every whole packet that fits is kept.
          */
-        if (len <= ETRACE_ENCAP_MAX_BYTES) {
+        if (single) {
             ram_stop_on_wrap(s);
         }
         return false;

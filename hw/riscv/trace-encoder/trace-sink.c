@@ -10,12 +10,12 @@
 #include "hw/riscv/trace-component.h"
 
 bool riscv_trace_sink_push(Object *sink, unsigned input, const uint8_t *buf,
-                           size_t len)
+                           size_t len, bool single)
 {
     RISCVTraceSinkClass *sc = RISCV_TRACE_SINK_GET_CLASS(sink);
 
     assert(bql_locked());
-    return sc->push(sink, input, buf, len);
+    return sc->push(sink, input, buf, len, single);
 }
 
 static const TypeInfo riscv_trace_sink_info = {

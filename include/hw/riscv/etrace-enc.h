@@ -60,10 +60,13 @@ typedef void ETraceEmitFn(void *opaque, const ETraceTeInst *t);
  * @halfwords: half-words retired that this row accounts for in
  *             half-word resync mode
  * @ecause, @tval: the trap of an itype 1 or 2 row
+ * @time: when it retired or trapped (a clock value the encoder passes
+ *        on with the packets that report it)
  */
 typedef struct ETraceRow {
     uint64_t addr;
     uint64_t tval;
+    uint64_t time;
     uint32_t halfwords;
     uint8_t itype;
     uint8_t priv;
@@ -96,6 +99,9 @@ typedef struct ETraceEnc {
     uint32_t halfwords_pending;
     bool resync_flushed;
 
+    /* The time of the next support packet (etrace_enc_set_now()). */
+    uint64_t now;
+
     /* The trap of the previous row went out with thaddr = 0. */
     bool trap_reported;
     /* Processing of @cur sent a packet with its address, and why. */
@@ -112,6 +118,15 @@ typedef struct ETraceEnc {
  */
 void etrace_enc_init(ETraceEnc *e, const ETraceEncConfig *cfg,
                      ETraceEmitFn *emit, void *opaque);
+
+/**
+ * etrace_enc_set_now: the time that support packets sent from now on
+ * carry (tracing starts, stops or ends, packets are lost, options change)
+ */
+static inline void etrace_enc_set_now(ETraceEnc *e, uint64_t now)
+{
+    e->now = now;
+}
 
 /**
  * etrace_enc_configure: change the options
@@ -172,13 +187,15 @@ void etrace_enc_lost(ETraceEnc *e);
  * @last_size: its size in bytes
  * @count: number of instructions, at least 1
  * @priv: ETRACE_PRIV_* they ran in
+ * @first_time: when the first retired
+ * @last_time: when the last retired (the clock moves evenly in between)
  *
  * The last instruction's type is ETRACE_ITYPE_NONE until
  * etrace_enc_set_itype() says otherwise.
  */
 void etrace_enc_block(ETraceEnc *e, uint64_t first, unsigned first_size,
                       uint64_t last, unsigned last_size, uint32_t count,
-                      uint8_t priv);
+                      uint8_t priv, uint64_t first_time, uint64_t last_time);
 
 /**
  * etrace_enc_set_itype: the last row given turns out to be a transfer
@@ -206,9 +223,10 @@ void etrace_enc_trap_return(ETraceEnc *e);
  * @size: size of the instruction at @epc when it retires before the
  *        trap is taken (ecall, ebreak, c.ebreak), else 0
  * @priv: ETRACE_PRIV_* the trap was taken from
+ * @time: when it was taken
  */
 void etrace_enc_trap(ETraceEnc *e, bool interrupt, uint8_t ecause,
                      uint64_t tval, uint64_t epc, unsigned size,
-                     uint8_t priv);
+                     uint8_t priv, uint64_t time);
 
 #endif

@@ -74,7 +74,9 @@
 /* Encapsulation: payload length field (5 bits) and the largest packet. */
 #define ETRACE_PAYLOAD_MAX_BYTES    31
 #define ETRACE_SRCID_MAX_BITS       16
+#define ETRACE_TIMESTAMP_MAX_BYTES  8
 #define ETRACE_ENCAP_MAX_BYTES      (1 + ETRACE_SRCID_MAX_BITS / 8 + \
+                                     ETRACE_TIMESTAMP_MAX_BYTES + \
                                      ETRACE_PAYLOAD_MAX_BYTES)
 #define ETRACE_ENCAP_NULL_IDLE      0x00
 #define ETRACE_ENCAP_NULL_ALIGN     0x80
@@ -131,6 +133,12 @@ typedef struct ETraceTeInst {
     bool denable;
     bool dloss;
     uint8_t doptions;
+    /*
+     * Not a payload field: when the packet was made, for the
+     * Encapsulation timestamp (a clock value to the encoder, the
+     * timestamp field to a decoder)
+     */
+    uint64_t time;
 } ETraceTeInst;
 
 /* A packet being built, LSB first: bit i is bit i % 64 of w[i / 64]. */
@@ -198,11 +206,14 @@ bool etrace_te_inst_unpack(ETraceTeInst *t, const ETraceParams *p,
  * @flow: the header's flow field (0..3)
  * @srcid_bits: width of the srcID field, 0 when it is not sent
  * @srcid: its value
+ * @timestamp_bytes: T, the width of the timestamp field, when packets
+ *                   carry one (header.extend = 1), else 0
  */
 typedef struct ETraceEncap {
     uint8_t flow;
     uint8_t srcid_bits;
     uint16_t srcid;
+    uint8_t timestamp_bytes;
 } ETraceEncap;
 
 /**
@@ -210,24 +221,28 @@ typedef struct ETraceEncap {
  * @out: ETRACE_ENCAP_MAX_BYTES bytes
  * @e: framing
  * @b: the packet from etrace_te_inst_pack()
+ * @timestamp: the timestamp field, when @e sends one
  *
- * Writes header, srcID and payload (no timestamp); srcID bits beyond its
- * whole bytes share a byte with the start of the payload.  Returns the
- * number of bytes written.
+ * Writes header, the srcID's whole bytes, the timestamp (LSB first) and
+ * the payload; srcID bits beyond its whole bytes share a byte with the
+ * start of the payload (encapsulation.adoc, "Packet Length").  Returns
+ * the number of bytes written.
  */
 unsigned etrace_encap(uint8_t *out, const ETraceEncap *e,
-                      const ETraceBits *b);
+                      const ETraceBits *b, uint64_t timestamp);
 
 /**
  * etrace_encap_sync_len: length of a synchronisation sequence
  * @srcid_bits: width of the srcID field in the stream
+ * @timestamp_bytes: T, the width of the timestamp field in the system
  *
- * N = 31 + S null.idle bytes then one null.alignment (encapsulation.adoc,
- * "Synchronization"; no timestamps).
+ * N = 31 + T + S null.idle bytes then one null.alignment
+ * (encapsulation.adoc, "Synchronization").
  */
-static inline unsigned etrace_encap_sync_len(unsigned srcid_bits)
+static inline unsigned etrace_encap_sync_len(unsigned srcid_bits,
+                                             unsigned timestamp_bytes)
 {
-    return 31 + srcid_bits / 8 + 1;
+    return 31 + timestamp_bytes + srcid_bits / 8 + 1;
 }
 
 #endif

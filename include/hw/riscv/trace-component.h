@@ -22,6 +22,15 @@
 #define RISCV_TRACE_COMP_RAMSINK    0x9
 #define RISCV_TRACE_COMP_PIBSINK    0xa
 
+/*
+ * T, the width of the Encapsulation timestamp field in this trace system
+ * (the encoders' trTsWidth is 48), and of the synchronisation sequences
+ * the sinks write: 31 + T + S null.idle bytes for a srcID of up to 16
+ * bits (S = 2), then a null.alignment.
+ */
+#define RISCV_TRACE_TIMESTAMP_BYTES 6
+#define RISCV_TRACE_SYNC_LEN        (31 + RISCV_TRACE_TIMESTAMP_BYTES + 2 + 1)
+
 /* The most inputs a funnel has (trFunnelDisInput is 16 bits). */
 #define RISCV_TRACE_FUNNEL_MAX_INPUTS   16
 
@@ -46,15 +55,16 @@ DECLARE_CLASS_CHECKERS(RISCVTraceSinkClass, RISCV_TRACE_SINK,
 
 /**
  * RISCVTraceSinkClass:
- * @push: take @len bytes of whole packets from input @input; returns
- *        false, taking none of them, when they cannot be accepted now
- *        (disabled, or no room)
+ * @push: take @len bytes of whole packets from input @input, one packet
+ *        when @single (a sender offers refused packets again one at a
+ *        time); returns false, taking none of them, when they cannot be
+ *        accepted now (disabled, or no room)
  */
 struct RISCVTraceSinkClass {
     InterfaceClass parent_class;
 
     bool (*push)(Object *sink, unsigned input, const uint8_t *buf,
-                 size_t len);
+                 size_t len, bool single);
 };
 
 /**
@@ -63,11 +73,12 @@ struct RISCVTraceSinkClass {
  * @input: which of its inputs
  * @buf: whole encapsulated packets
  * @len: their total length
+ * @single: @buf is one packet
  *
  * Called with the BQL held.  Returns whether the packets were taken.
  */
 bool riscv_trace_sink_push(Object *sink, unsigned input, const uint8_t *buf,
-                           size_t len);
+                           size_t len, bool single);
 
 /* Where the encoders' packets go. */
 typedef enum RISCVTraceSinks {

@@ -10,6 +10,9 @@
 #include "cpu.h"
 #include "exec/helper-proto.h"
 #include "tcg/insn-start-words.h"
+#include "qemu/host-utils.h"
+#include "exec/icount.h"
+#include "cntrpmf/cntrpmf.h"
 #include "cflow/cflow.h"
 #include "trace.h"
 
@@ -119,6 +122,27 @@ void riscv_cf_mode_changed(CPURISCVState *env)
         }
     }
     riscv_cf_update_needs(env);
+}
+
+void riscv_cf_clock_map(CPURISCVState *env, uint64_t an_time,
+                        uint64_t an_insns, RISCVCFClockMap *map)
+{
+    uint64_t span, lo, hi;
+
+    map->now = riscv_cntrpmf_cycle_clock();
+    map->time = an_time;
+    map->insns = an_insns;
+    span = env->cf.insns - an_insns;
+    if (icount_enabled()) {
+        map->rate = (uint64_t)icount_to_ns(1) << 32;
+    } else if (span) {
+        lo = (map->now - map->time) << 32;
+        hi = (map->now - map->time) >> 32;
+        divu128(&lo, &hi, span);
+        map->rate = hi ? UINT64_MAX : lo;
+    } else {
+        map->rate = 0;
+    }
 }
 
 void riscv_cf_reset(CPURISCVState *env)

@@ -31,6 +31,7 @@
 #define RISCV_CFLOW_H
 
 #include "cpu.h"
+#include "qemu/host-utils.h"
 
 /* Needs: bit N asks for transfers of ctrdata.TYPE N (CTRType). */
 #define RISCV_CF_NEED_TYPES         MAKE_64BIT_MASK(0, 16)
@@ -197,6 +198,49 @@ void riscv_cf_mode_changed(CPURISCVState *env);
 
 /* Drop buffered events and the instruction count; called on CPU reset. */
 void riscv_cf_reset(CPURISCVState *env);
+
+/**
+ * RISCVCFClockMap: how a drain maps the instruction count stored with an
+ * event (RISCV_CF_NEED_INSNS) to mcycle's clock
+ *
+ * From an anchor (clock @time when the count was @insns: a consumer's
+ * previous drain), @rate clock ticks per instruction in 32.32 fixed
+ * point, never beyond @now.  Under icount the rate is the exact
+ * icount_to_ns(1); an instruction that traps after its block counted it
+ * (ecall, a fault) advances the clock but does not retire, and it can
+ * only be the last one before @now, so it does not move earlier events.
+ * Otherwise the cycles from the anchor to @now are shared in proportion
+ * to the instructions retired.  The CPU entering or leaving its
+ * execution loop is a drain: idle time never falls inside one.
+ */
+typedef struct RISCVCFClockMap {
+    uint64_t time;
+    uint64_t insns;
+    uint64_t rate;
+    uint64_t now;
+} RISCVCFClockMap;
+
+/**
+ * riscv_cf_clock_map: the map of a drain
+ * @env: CPU state
+ * @an_time: the clock at the anchor
+ * @an_insns: the instruction count at the anchor
+ * @map: output; map->now is the clock now, the consumer's next anchor
+ *       (with env->cf.insns)
+ */
+void riscv_cf_clock_map(CPURISCVState *env, uint64_t an_time,
+                        uint64_t an_insns, RISCVCFClockMap *map);
+
+/* The clock when the instruction count was @pos. */
+static inline uint64_t riscv_cf_clock_at(const RISCVCFClockMap *map,
+                                         uint64_t pos)
+{
+    uint64_t lo, hi, t;
+
+    mulu64(&lo, &hi, pos - map->insns, map->rate);
+    t = map->time + ((hi << 32) | (lo >> 32));
+    return hi >> 32 || t > map->now || t < map->time ? map->now : t;
+}
 
 /**
  * riscv_cf_unwind: a translation block stops at an instruction

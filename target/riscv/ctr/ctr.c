@@ -317,53 +317,6 @@ static uint32_t ctr_needs(CPURISCVState *env, void *opaque)
     return needs;
 }
 
-/*
- * How a drain maps the instruction count stored with an event to the
- * clock (see the top of this file): from the anchor (the previous drain),
- * @rate clock ticks per instruction in 32.32 fixed point, never beyond
- * @now.  Under icount the rate is the exact icount_to_ns(1); an
- * instruction that traps after its block counted it (ecall, a fault)
- * advances the clock but does not retire, and it can only be the last
- * one before @now, so it does not move earlier events.  Otherwise the
- * cycles from the anchor to @now are shared in proportion to the
- * instructions retired.
- */
-typedef struct CTRClockMap {
-    uint64_t time;
-    uint64_t insns;
-    uint64_t rate;
-    uint64_t now;
-} CTRClockMap;
-
-static void ctr_clock_map(CPURISCVState *env, CTRClockMap *map)
-{
-    uint64_t span, lo, hi;
-
-    map->now = riscv_cntrpmf_cycle_clock();
-    map->time = env->ctr.an_time;
-    map->insns = env->ctr.an_insns;
-    span = env->cf.insns - map->insns;
-    if (icount_enabled()) {
-        map->rate = (uint64_t)icount_to_ns(1) << 32;
-    } else if (span) {
-        lo = (map->now - map->time) << 32;
-        hi = (map->now - map->time) >> 32;
-        divu128(&lo, &hi, span);
-        map->rate = hi ? UINT64_MAX : lo;
-    } else {
-        map->rate = 0;
-    }
-}
-
-static inline uint64_t ctr_clock_at(const CTRClockMap *map, uint64_t pos)
-{
-    uint64_t lo, hi, t;
-
-    mulu64(&lo, &hi, pos - map->insns, map->rate);
-    t = map->time + ((hi << 32) | (lo >> 32));
-    return hi >> 32 || t > map->now || t < map->time ? map->now : t;
-}
-
 /* A transfer of a type CTR records (a block event never is one). */
 static inline bool ctr_is_record(const RISCVCFEvent *ev, uint32_t types)
 {
@@ -387,7 +340,7 @@ static inline bool ctr_is_record(const RISCVCFEvent *ev, uint32_t types)
  */
 static void ctr_record_batch(CPURISCVState *env, const RISCVCFEvent *ev,
                              unsigned n, uint32_t types,
-                             const CTRClockMap *map)
+                             const RISCVCFClockMap *map)
 {
     RISCVCTRState *ctr = &env->ctr;
     unsigned cce_bits = riscv_cpu_cfg(env)->ctr_cce_bits;
@@ -428,7 +381,7 @@ static void ctr_record_batch(CPURISCVState *env, const RISCVCFEvent *ev,
         }
         wrptr = (wrptr + skip) & mask;
         if (map) {
-            start = ctr_clock_at(map, ev[last].insns);
+            start = riscv_cf_clock_at(map, ev[last].insns);
             count0 = 0;
             ccv = true;
         }
@@ -450,7 +403,7 @@ static void ctr_record_batch(CPURISCVState *env, const RISCVCFEvent *ev,
             dst = (uint32_t)dst;
         }
         if (map) {
-            uint64_t t = ctr_clock_at(map, ev[i].insns);
+            uint64_t t = riscv_cf_clock_at(map, ev[i].insns);
             uint64_t count = count0;
 
             if (t > start) {
@@ -484,14 +437,14 @@ static void ctr_drain(CPURISCVState *env, void *opaque,
                       const RISCVCFEvent *ev, unsigned n)
 {
     uint32_t types = env->ctr.tb_types;
-    CTRClockMap map;
+    RISCVCFClockMap map;
     unsigned i;
 
     if (!env->ctr.cc_active && !(n && types)) {
         return;
     }
     if (env->ctr.cc_active) {
-        ctr_clock_map(env, &map);
+        riscv_cf_clock_map(env, env->ctr.an_time, env->ctr.an_insns, &map);
     }
     if (n && types &&
         !(ctr_ctl(env, env->virt_enabled) & XCTRCTL_RASEMU)) {
@@ -505,7 +458,7 @@ static void ctr_drain(CPURISCVState *env, void *opaque,
                 ctr_ras(env, ctr_pc(ev[i].src, env->xl),
                         ctr_pc(ev[i].dst, env->xl), type,
                         env->ctr.cc_active ?
-                        ctr_clock_at(&map, ev[i].insns) : 0);
+                        riscv_cf_clock_at(&map, ev[i].insns) : 0);
             }
         }
     }

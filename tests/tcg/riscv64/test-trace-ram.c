@@ -19,7 +19,7 @@
  *    poll Empty; then the sink: clear Enable, poll, poll Empty;
  *  - the trace: trRamWP (bit 0, the wrap flag, clear) past trRamStart by
  *    a multiple of 4, the buffer starting with the sink's
- *    synchronisation sequence (33 null.idle, a null.alignment) and a
+ *    synchronisation sequence (39 null.idle, a null.alignment) and a
  *    support packet with ienable 1 and no options; nothing past WP.
  *
  * Then the encoder's timestamp unit: its register and, under -icount
@@ -59,6 +59,7 @@
 #define TS_COUNT        (1u << 1)
 #define TS_RESET        (1u << 2)
 #define TS_PRESCALE(p)  ((uint32_t)(p) << 8)
+#define TS_ENABLE       (1u << 15)
 /* Released from reset: Active, Internal Core (3), 48 bits wide. */
 #define TS_DEFAULT      (ACTIVE | 3u << 4 | 48u << 24)
 
@@ -200,9 +201,9 @@ static uint32_t ts_after_16(uint32_t ctl)
 
 /*
  * The encoder's timestamp unit (Trace Control Interface, "Timestamp
- * Unit"): reset to 0 and stopped after release, one mode (Internal
- * Core), 48 bits, no timestamps in packets yet (trTsEnable reads 0);
- * counting the hart's clock, prescaled by 4^trTsPrescale.
+ * Unit"): reset to 0, stopped and not in packets after release, one mode
+ * (Internal Core), 48 bits; counting the hart's clock, prescaled by
+ * 4^trTsPrescale.
  */
 static void test_timestamp_unit(void)
 {
@@ -214,10 +215,10 @@ static void test_timestamp_unit(void)
     CHECK_EQ(rd(ENCODER, TS_CONTROL), TS_DEFAULT);
     CHECK_EQ(rd(ENCODER, TS_COUNTER_LOW), 0);
     CHECK_EQ(rd(ENCODER, TS_COUNTER_LOW), 0);
-    /* Every writable field: Count, Prescale; Reset reads 0. */
+    /* Every writable field: Count, Prescale, Enable; Reset reads 0. */
     wr(ENCODER, TS_CONTROL, 0xffffffff);
     CHECK_EQ(rd(ENCODER, TS_CONTROL), TS_DEFAULT | TS_COUNT |
-             TS_PRESCALE(3));
+             TS_PRESCALE(3) | TS_ENABLE);
     CHECK_EQ(ts_after_16(TS_DEFAULT | TS_COUNT | TS_RESET), 16);
     CHECK_EQ(ts_after_16(TS_DEFAULT | TS_COUNT | TS_RESET |
                          TS_PRESCALE(1)), 4);
@@ -245,6 +246,9 @@ int main(void)
     CHECK_EQ(rd(ENCODER, IMPL) & 0xfff, 0x101);
     probe_sink();
     test_timestamp_unit();
+    /* Timestamps in the packets, counting from 0. */
+    wr(ENCODER, TS_CONTROL, ACTIVE);
+    wr(ENCODER, TS_CONTROL, TS_DEFAULT | TS_COUNT | TS_RESET | TS_ENABLE);
 
     set_bits(RAM_SINK, ENABLE);
     poll("RAM sink enable", RAM_SINK, ENABLE, ENABLE);
@@ -269,16 +273,19 @@ int main(void)
     CHECK_EQ(rd(RAM_SINK, WP_HIGH), (uint64_t)buf >> 32);
     CHECK_EQ(wp & 1, 0);
     len = wp - (uint32_t)buf;
-    CHECK(len > 36 && len < BUF_SIZE && len % 4 == 0);
-    for (i = 0; i < 33; i++) {
+    CHECK(len > 48 && len < BUF_SIZE && len % 4 == 0);
+    for (i = 0; i < 39; i++) {
         if (!CHECK_EQ(trace_buf[i], 0)) {
             break;
         }
     }
-    CHECK_EQ(trace_buf[33], 0x80);
-    /* Support packet: header 01, payload 1f (ienable 1, no options). */
-    CHECK_EQ(trace_buf[34], 0x01);
-    CHECK_EQ(trace_buf[35], 0x1f);
+    CHECK_EQ(trace_buf[39], 0x80);
+    /*
+     * Support packet: header 81 (a timestamp), 6 bytes of it, payload 1f
+     * (ienable 1, no options).
+     */
+    CHECK_EQ(trace_buf[40], 0x81);
+    CHECK_EQ(trace_buf[47], 0x1f);
     /* Nothing was written past WP. */
     CHECK_EQ(trace_buf[len], 0);
     CHECK_EQ(trace_buf[len + 3], 0);
