@@ -13,6 +13,7 @@
  */
 
 #include "qemu/osdep.h"
+#include "qemu/bitops.h"
 #include "etrace-decode.h"
 
 /* Blocks followed for one packet before the decoder gives up. */
@@ -94,6 +95,13 @@ static bool stop_here(EtdDecoder *d, const EtdStop *s, bool uninf,
         return true;
     }
     if (uninf) {
+        if (d->ioptions & ETRACE_IOPT_JUMP_TARGET_CACHE) {
+            unsigned i = extract64(d->pc, d->params.iaddress_lsb,
+                                   d->params.cache_size);
+
+            d->jtc[i] = d->pc;
+            d->jtc_valid |= UINT64_C(1) << i;
+        }
         if (unprocessed(d)) {
             ETD_ERROR(errp, "reached 0x%" PRIx64 " after an uninferable "
                       "jump with %u branch outcomes unused", d->pc,
@@ -130,6 +138,8 @@ static void leave_images(EtdDecoder *d, uint64_t from, uint64_t to)
         return;
     }
     d->in_unknown = true;
+    d->jtc_valid = 0;
+    d->jtc_stale = true;
     d->left++;
     d->left_from = from;
     d->left_to = to;
@@ -395,6 +405,9 @@ static bool sync_packet(EtdDecoder *d, const ETraceTeInst *t, GError **errp)
     d->start_of_trace = false;
     d->in_unknown = false;
     d->synced = true;
+    /* Every synchronisation empties the jump target cache. */
+    d->jtc_valid = 0;
+    d->jtc_stale = false;
     return true;
 }
 
@@ -442,6 +455,10 @@ static bool follow_to_later_pass(EtdDecoder *d, GError **errp)
 static bool support_packet(EtdDecoder *d, const ETraceTeInst *t,
                            GError **errp)
 {
+    if (t->ioptions != d->ioptions) {
+        /* The encoder's jump target cache starts empty too. */
+        d->jtc_valid = 0;
+    }
     d->ioptions = t->ioptions;
     if (t->qual_status == ETRACE_QUAL_NO_CHANGE) {
         return true;
@@ -545,9 +562,55 @@ static bool decoder_packet(EtdDecoder *d, const ETraceTeInst *t,
     switch (t->format) {
     case ETRACE_FMT_EXT:
         d->packets[0]++;
-        ETD_ERROR(errp, "format 0 packet, but no optional format is "
-                  "enabled");
-        goto fail;
+        if (!(d->ioptions & ETRACE_IOPT_JUMP_TARGET_CACHE)) {
+            ETD_ERROR(errp, "format 0 packet, but the jump target cache "
+                      "is not enabled");
+            goto fail;
+        }
+        if (d->start_of_trace) {
+            return true;
+        }
+        if (d->inferred_address && !d->in_unknown &&
+            !follow_to_later_pass(d, errp)) {
+            goto fail;
+        }
+        if (d->in_unknown) {
+            /* An uninferable jump in code no image holds. */
+            d->branches = 0;
+            d->branch_map = 0;
+            return true;
+        }
+        if (!(d->jtc_valid >> t->index & 1)) {
+            if (!d->jtc_stale) {
+                ETD_ERROR(errp, "format 0 packet for jump target cache "
+                          "entry %u, which is empty", t->index);
+                goto fail;
+            }
+            /* The entry changed in code no image holds. */
+            d->in_unknown = true;
+            d->branches = 0;
+            d->branch_map = 0;
+            if (d->sink->gap) {
+                d->sink->gap(d->sink->opaque, d->src, ETD_GAP_JTC);
+            }
+            return true;
+        }
+        d->address = d->jtc[t->index];
+        d->stop_at_last_branch = false;
+        if (d->branches + t->branches > 63) {
+            ETD_ERROR(errp, "branch map overflow (%u outcomes pending)",
+                      d->branches + t->branches);
+            goto fail;
+        }
+        d->branch_map |= (uint64_t)(t->branch_map &
+                                    ((UINT64_C(1) << t->branches) - 1))
+                         << d->branches;
+        d->branches += t->branches;
+        /* The target of an uninferable jump: no notify, no updiscon. */
+        if (!follow(d, &s, errp)) {
+            goto fail;
+        }
+        return true;
     case ETRACE_FMT_SYNC:
         d->packets[t->subformat == ETRACE_SYNC_SUPPORT ? 5 :
                    3 + t->subformat]++;

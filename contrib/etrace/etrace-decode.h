@@ -102,6 +102,8 @@ void etd_image_set_rv32(EtdImage *img, bool rv32);
 
 /* The reason of the gap reported when the flow leaves the images. */
 #define ETD_GAP_NO_IMAGE "no program image"
+/* ... where a jump target cache entry is one the flow there changed. */
+#define ETD_GAP_JTC "jump target cache entry set in code no image holds"
 /* ... and at the end of a stream whose trace did not end. */
 #define ETD_GAP_CUT "end of stream, trace not ended"
 
@@ -142,6 +144,18 @@ typedef struct EtdDecoder {
     unsigned branches;
     uint8_t privilege;
     uint8_t ioptions;
+    /*
+     * The jump target cache, as the encoder's: the uninferable jump
+     * targets followed to, by address bits cache_size_p:1.
+     */
+    uint64_t jtc[64];
+    uint64_t jtc_valid;
+    /*
+     * Since the last synchronisation the flow went through code no image
+     * holds, where the encoder's cache changed as the decoder's did not:
+     * the entries the decoder had are no longer trusted.
+     */
+    bool jtc_stale;
     bool start_of_trace;
     bool stop_at_last_branch;
     bool inferred_address;

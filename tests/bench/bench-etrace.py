@@ -54,6 +54,13 @@ OPTION_SETS = [
      ['-global', 'riscv-trace-encoder.sync-mode=3']),
     ('resync every 16 packets',
      ['-global', 'riscv-trace-encoder.sync-max=0']),
+    ('jump target cache (64 entries)',
+     ['-global', 'riscv-trace-encoder.jump-target-cache=on']),
+    ('full addresses and jump target cache',
+     ['-global', 'riscv-trace-encoder.no-addr-diff=on',
+      '-global', 'riscv-trace-encoder.jump-target-cache=on']),
+    ('timestamps (6 bytes in every packet)',
+     ['-global', 'riscv-trace-encoder.timestamps=on']),
 ]
 
 
@@ -84,6 +91,16 @@ def run_once(qemu, elf, config, tmp):
     return seconds, size, int(m.group(1))
 
 
+def instructions(args):
+    """Instructions retired, exactly: Smcntrpmf's minstret counts them."""
+    global CPU
+    cpu, CPU = CPU, CPU + ',smcntrpmf=on'
+    with tempfile.TemporaryDirectory() as tmp:
+        n = run_once(args.qemu, args.elf, 'no-trace', tmp)[2]
+    CPU = cpu
+    return n
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument('--runs', type=int, default=7,
@@ -92,9 +109,16 @@ def main():
     ap.add_argument('--elf', required=True)
     ap.add_argument('--profile', action='store_true')
     ap.add_argument('--decoder', help='etrace-decode, for its figures')
+    ap.add_argument('--sizes', action='store_true',
+                    help='only the trace size of each option set')
     args = ap.parse_args()
     if args.runs < 5:
         ap.error('--runs must be at least 5')
+    if args.sizes:
+        n = instructions(args)
+        print(f'bench-ctr.elf: {n} instructions retired')
+        decoder_figures(args, n)
+        return
 
     ratios = {label: [] for label, _, _ in PAIRS}
     times = {c: [] for c in CONFIGS}
@@ -114,12 +138,7 @@ def main():
                                       os.path.join(tmp, 'profile.out')),
                               'tracing')
 
-    # Instructions retired, exactly: Smcntrpmf's minstret counts them.
-    global CPU
-    cpu, CPU = CPU, CPU + ',smcntrpmf=on'
-    with tempfile.TemporaryDirectory() as tmp:
-        n = run_once(args.qemu, args.elf, 'no-trace', tmp)[2]
-    CPU = cpu
+    n = instructions(args)
     print(f'E-Trace benchmark: {args.runs} paired runs per comparison, CPU '
           f'time of the QEMU process (bench-ctr.elf, {n} instructions '
           f'retired)\n')
@@ -164,8 +183,17 @@ def decoder_figures(args, n):
                            check=True, capture_output=True)
             size = os.path.getsize(out)
             traces.append(out)
+            # every option set's trace decodes, without an error
+            res = subprocess.run([args.decoder, '--output=stats'] + images +
+                                 [out], capture_output=True, text=True,
+                                 check=False)
+            if res.returncode or 'errors: 0' not in res.stdout:
+                sys.exit(f'bench-etrace: the trace with {label} does not '
+                         f'decode:\n{res.stdout}{res.stderr}')
             print(f'| {label} | {size} | {8 * size / n:.4f} | '
                   f'{size * 1e6 / n:.0f} |')
+        if args.sizes:
+            return
         times = []
         for _ in range(args.runs):
             t0 = time.perf_counter()

@@ -97,6 +97,19 @@ def branch(branches, bmap, diff=None):
     return f.payload()
 
 
+def jump_cache(index, branches=0, bmap=0):
+    """Format 0 subformat 1 (f0s 1 bit, 6-bit index); irreport repeats
+    the bit before it."""
+    f = Fields().put(0, 2).put(1, 1).put(index, 6).put(branches, 5)
+    msb = 0
+    if branches:
+        width = 31 if branches > 15 else 15 if branches > 7 else \
+            7 if branches > 3 else 3 if branches > 1 else 1
+        f.put(bmap, width)
+        msb = (bmap >> (width - 1)) & 1
+    return f.put(msb, 1).payload()
+
+
 def addr_only(diff):
     f = Fields().put(2, 2).put(diff, IADDR)
     return status(f, diff & ((1 << IADDR) - 1)).payload()

@@ -119,9 +119,14 @@ def main():
              '0 time 121', '0 gap trace ended', '0 time 128']
         check('timestamps-flow', rc == 0 and lines == want,
               f'exit {rc}: {lines!r} {err!r}')
-        case('format-0', frames[0] + c.frame(b'\x04') + b''.join(frames[1:]),
-             1, good, f'byte {at}: srcID 0: a packet this decoder cannot '
-             'read (format 0)')
+        # format 0 subformat 1 without the jump target cache enabled;
+        # subformat 0 (branch counts: no branch predictor)
+        case('format-0-1', frames[0] + c.frame(b'\x04') +
+             b''.join(frames[1:]), 1, good, f'byte {at}: srcID 0: format 0 '
+             'packet, but the jump target cache is not enabled')
+        case('format-0-0', frames[0] + c.frame(b'\x00') +
+             b''.join(frames[1:]), 1, good, f'byte {at}: srcID 0: a packet '
+             'this decoder cannot read (format 0)')
         ctx = c.Fields().put(3, 2).put(2, 2).put(0, 12).payload()
         case('context-packet', frames[0] + c.frame(ctx) +
              b''.join(frames[1:]), 1, good, f'byte {at}: srcID 0: a packet '
@@ -280,6 +285,27 @@ def main():
                     f'0 M  {c.BASE + w:x} 0x{c.BASE + w:x}' for w in want]
             check(name, rc == 0 and out.splitlines() == want,
                   f'exit {rc}: {out.splitlines()!r} {err!r}')
+
+        # the jump target cache (ioptions bit 3; 64 entries by address bits
+        # 6:1): jr t1 at 0x10 goes to the function at 0x18 and its ret back
+        # to 0x10, three times; the first targets are addresses (entries 8
+        # and 12 take them), the others entries; the address after them is
+        # relative to the last target
+        jtc = c.stream([c.support(ioptions=8), c.start(c.BASE + 0x0c),
+                        c.addr_only(4 >> 1), c.addr_only(8 >> 1),
+                        c.jump_cache(8), c.jump_cache(12), c.jump_cache(8),
+                        c.addr_only(4 >> 1), c.support(qual=3)])
+        case('jump-target-cache', jtc, 0,
+             [c.BASE + o for o in (0x0c, 0x18, 0x10, 0x18, 0x10, 0x18, 0x10,
+                                   0x14)])
+        off = c.stream([c.support(), c.start(c.BASE + 0x0c)])
+        case('jump-target-cache-off', off + c.frame(c.jump_cache(8)), 1,
+             [c.BASE + 0x0c], f'byte {len(off)}: srcID 0: format 0 packet, '
+             'but the jump target cache is not enabled')
+        empty = c.stream([c.support(ioptions=8), c.start(c.BASE + 0x0c)])
+        case('jump-target-cache-empty', empty + c.frame(c.jump_cache(5)), 1,
+             [c.BASE + 0x0c], f'byte {len(empty)}: srcID 0: format 0 '
+             'packet for jump target cache entry 5, which is empty')
 
         # command line errors
         for name, args, msg in [

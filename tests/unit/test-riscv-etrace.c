@@ -24,6 +24,8 @@ static const ETraceParams rv64 = {
     .iaddress_lsb = 1,
     .privilege_width = 3,
     .ecause_width = 6,
+    .f0s_width = 1,
+    .cache_size = 6,
 };
 
 /*
@@ -290,6 +292,10 @@ typedef struct Recorder {
 static char *describe(const ETraceTeInst *t)
 {
     switch (t->format) {
+    case ETRACE_FMT_EXT:
+        g_assert_cmpuint(t->subformat, ==, ETRACE_EXT_JUMP_CACHE);
+        return g_strdup_printf("F0.1 i=%u n=%u m=%x r=%d", t->index,
+                               t->branches, t->branch_map, t->irreport);
     case ETRACE_FMT_BRANCH:
         if (!t->branches) {
             return g_strdup_printf("F1 n=0 m=%x", t->branch_map);
@@ -369,11 +375,13 @@ static void trp(bool interrupt, uint8_t ecause, uint64_t tval, uint64_t epc,
                     clock_now);
 }
 
-static void setup(bool full_address, uint8_t sync_mode, uint8_t sync_max)
+static void setup_jtc(bool full_address, uint8_t sync_mode,
+                      uint8_t sync_max, bool jump_cache)
 {
     ETraceEncConfig cfg = {
         .params = rv64,
         .full_address = full_address,
+        .jump_cache = jump_cache,
         .sync_mode = sync_mode,
         .sync_max = sync_max,
     };
@@ -388,6 +396,11 @@ static void setup(bool full_address, uint8_t sync_mode, uint8_t sync_max)
     rec.params = rv64;
     etrace_enc_init(&enc, &cfg, record, &rec);
     etrace_enc_start(&enc);
+}
+
+static void setup(bool full_address, uint8_t sync_mode, uint8_t sync_max)
+{
+    setup_jtc(full_address, sync_mode, sync_max, false);
 }
 
 static void expect(const char *const *want)
@@ -900,6 +913,96 @@ static void test_enc_times(void)
     }
 }
 
+/*
+ * Format 0 subformat 1 (f0s 1 bit, index 6 bits): format 00, subformat
+ * 1, index 5 from bit 3, branches from bit 9, irreport: 0x2c; with two
+ * branches (map 010, 3 bits, from bit 14) and irreport (bit 17) equal to
+ * the map's MSB: 0x842c, then a sign bit: 2c 84 00.
+ */
+static void test_jump_cache_packet(void)
+{
+    ETraceTeInst t = {
+        .format = ETRACE_FMT_EXT,
+        .subformat = ETRACE_EXT_JUMP_CACHE,
+        .index = 5,
+    };
+
+    check_payload(&rv64, &t, "2c");
+    t.branches = 2;
+    t.branch_map = 2;
+    check_payload(&rv64, &t, "2c 84 00");
+}
+
+/*
+ * The jump target cache (64 entries, by address bits 6:1): the targets
+ * of jr at 0x1004 (0x2010, entry 8) and at 0x2014 (0x1004, entry 2) go
+ * out as addresses the first time, as their entries after: format 0.1,
+ * no address.  The next differential address is from the last target.
+ * Before a trap, a target in the cache is a format 2 with updiscon
+ * (format 0.1 has no such bit).  A synchronisation empties the cache.
+ */
+static void test_enc_jump_cache(void)
+{
+    static const char *const want[] = {
+        "S ie=1 q=0 o=8",
+        "F3.0 b=1 p=3 a=800",
+        "F2 a=808 s=000",                   /* 0x2010 - 0x1000 */
+        "F2 a=7ffffffffffff7fa s=111",      /* 0x1004 - 0x2010 */
+        "F0.1 i=8 n=0 m=0 r=0",
+        "F0.1 i=2 n=0 m=0 r=0",
+        "F2 a=806 s=011",                   /* 0x2010, updiscon */
+        "F2 a=2 s=000",                     /* the ecall */
+        "F3.1 b=1 p=3 c=11 i=0 th=1 a=1800 tval=0",
+        "F2 a=7ffffffffffff808 s=111",      /* 0x2010 - 0x3000, a miss */
+        "S ie=0 q=3 o=8",
+        NULL
+    };
+
+    setup_jtc(false, ETRACE_SYNC_MODE_OFF, 0, true);
+    blk(0x1000, 4, 0x1004, 4, 2, M);
+    etrace_enc_set_itype(&enc, 0x1004, ETRACE_ITYPE_UNINF_JUMP);
+    blk(0x2010, 4, 0x2014, 4, 2, M);
+    etrace_enc_set_itype(&enc, 0x2014, ETRACE_ITYPE_UNINF_JUMP);
+    insn(0x1004, ETRACE_ITYPE_UNINF_JUMP, M);
+    blk(0x2010, 4, 0x2014, 4, 2, M);
+    etrace_enc_set_itype(&enc, 0x2014, ETRACE_ITYPE_UNINF_JUMP);
+    insn(0x1004, ETRACE_ITYPE_UNINF_JUMP, M);
+    /* 0x2010 again, then an ecall at 0x2014: the handler at 0x3000 */
+    blk(0x2010, 4, 0x2010, 4, 1, M);
+    trp(false, 11, 0, 0x2014, 4, M);
+    insn(0x3000, ETRACE_ITYPE_UNINF_JUMP, M);
+    blk(0x2010, 4, 0x2010, 4, 1, M);
+    etrace_enc_stop(&enc, false);
+    expect(want);
+}
+
+/*
+ * A jump to itself at 0x107e (entry 63): its target is in the cache from
+ * the second time on, but format 0.1 would take 2 bytes (index 63 reaches
+ * bit 8) where format 2 with a differential address of 0 takes 1.
+ */
+static void test_enc_jump_cache_shorter(void)
+{
+    static const char *const want[] = {
+        "S ie=1 q=0 o=8",
+        "F3.0 b=1 p=3 a=800",
+        "F2 a=3f s=000",                    /* 0x107e - 0x1000 */
+        "F2 a=0 s=000",
+        "F2 a=0 s=000",
+        "S ie=0 q=3 o=8",
+        NULL
+    };
+
+    setup_jtc(false, ETRACE_SYNC_MODE_OFF, 0, true);
+    blk(0x1000, 4, 0x1004, 4, 2, M);
+    etrace_enc_set_itype(&enc, 0x1004, ETRACE_ITYPE_UNINF_JUMP);
+    insn(0x107e, ETRACE_ITYPE_UNINF_JUMP, M);
+    insn(0x107e, ETRACE_ITYPE_UNINF_JUMP, M);
+    blk(0x107e, 4, 0x107e, 4, 1, M);
+    etrace_enc_stop(&enc, false);
+    expect(want);
+}
+
 /* ---- filters and comparators ---- */
 
 #define FILTER(i, reg)  (ETRACE_FILTER_BASE + 0x20 * (i) + (reg))
@@ -1186,6 +1289,10 @@ int main(int argc, char **argv)
     g_test_add_func("/etrace/enc/lost", test_enc_lost);
     g_test_add_func("/etrace/enc/unqualified", test_enc_unqualified);
     g_test_add_func("/etrace/enc/times", test_enc_times);
+    g_test_add_func("/etrace/packet/jump-cache", test_jump_cache_packet);
+    g_test_add_func("/etrace/enc/jump-cache", test_enc_jump_cache);
+    g_test_add_func("/etrace/enc/jump-cache-shorter",
+                    test_enc_jump_cache_shorter);
     g_test_add_func("/etrace/filter/registers", test_filter_registers);
     g_test_add_func("/etrace/filter/functions", test_filter_functions);
     g_test_add_func("/etrace/filter/modes", test_filter_modes);

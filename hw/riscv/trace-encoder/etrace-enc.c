@@ -20,6 +20,7 @@
  */
 
 #include "qemu/osdep.h"
+#include "qemu/bitops.h"
 #include "hw/riscv/etrace-enc.h"
 
 static inline bool itype_is_exception(uint8_t itype)
@@ -123,6 +124,12 @@ static uint64_t address_field(const ETraceEnc *e, uint64_t addr, bool diff)
     return bits < 64 ? v & ((UINT64_C(1) << bits) - 1) : v;
 }
 
+static uint8_t ioptions(const ETraceEncConfig *cfg)
+{
+    return (cfg->full_address ? ETRACE_IOPT_FULL_ADDRESS : 0) |
+           (cfg->jump_cache ? ETRACE_IOPT_JUMP_TARGET_CACHE : 0);
+}
+
 static void send_support(ETraceEnc *e, bool ienable, uint8_t qual_status)
 {
     ETraceTeInst t = {
@@ -131,7 +138,7 @@ static void send_support(ETraceEnc *e, bool ienable, uint8_t qual_status)
         .ienable = ienable,
         .encoder_mode = 0,
         .qual_status = qual_status,
-        .ioptions = e->cfg.full_address ? ETRACE_IOPT_FULL_ADDRESS : 0,
+        .ioptions = ioptions(&e->cfg),
         .time = e->now,
     };
 
@@ -143,6 +150,75 @@ static void sync_done(ETraceEnc *e, uint64_t addr)
     e->last_addr = addr;
     e->resync_count = 0;
     e->resync_flushed = false;
+    e->jtc_valid = 0;
+}
+
+/*
+ * The target of an uninferable jump at @addr, reported: its jump target
+ * cache entry (bits cache_size:1 of the address), looked up and then
+ * holding it.  Returns whether it was there already.
+ */
+static bool jtc_lookup(ETraceEnc *e, uint64_t addr, unsigned *index)
+{
+    const ETraceParams *p = &e->cfg.params;
+    unsigned i = extract64(addr, p->iaddress_lsb, p->cache_size);
+    bool hit = (e->jtc_valid >> i & 1) && e->jtc[i] == addr;
+
+    e->jtc[i] = addr;
+    e->jtc_valid |= UINT64_C(1) << i;
+    *index = i;
+    return hit;
+}
+
+/* Format 1 or 2 for @r, with the branches before it. */
+static void address_packet(ETraceEnc *e, ETraceTeInst *t, const ETraceRow *r,
+                           bool updiscon)
+{
+    *t = (ETraceTeInst) {
+        .format = e->branches ? ETRACE_FMT_BRANCH : ETRACE_FMT_ADDR,
+        .branches = e->branches,
+        .branch_map = e->branch_map,
+        .address = address_field(e, r->addr, !e->cfg.full_address),
+        .time = r->time,
+    };
+    etrace_set_status_bits(t, &e->cfg.params, false, updiscon, false);
+}
+
+/* Whole bytes of the payload of @t, sign-compressed. */
+static unsigned payload_bytes(const ETraceEnc *e, const ETraceTeInst *t)
+{
+    ETraceBits b;
+
+    etrace_te_inst_pack(&b, &e->cfg.params, t);
+    return DIV_ROUND_UP(etrace_compressed_bits(&b), 8);
+}
+
+/*
+ * The target of an uninferable jump @r, in the jump target cache at
+ * @index: format 0.1 with the branches before it (irreport repeats the
+ * bit before it: no return stack), unless format 1 or 2 is shorter (a
+ * near target; format 0 packets, E-Trace: "the encoder may still choose
+ * to output the differential address").
+ */
+static void send_jump_cache(ETraceEnc *e, const ETraceRow *r, unsigned index)
+{
+    unsigned map = etrace_map_bits(e->branches);
+    ETraceTeInst t = {
+        .format = ETRACE_FMT_EXT,
+        .subformat = ETRACE_EXT_JUMP_CACHE,
+        .index = index,
+        .branches = e->branches,
+        .branch_map = e->branch_map,
+        .irreport = e->branches ? (e->branch_map >> (map - 1)) & 1 : 0,
+        .time = r->time,
+    };
+    ETraceTeInst a;
+
+    address_packet(e, &a, r, false);
+    send_packet(e, payload_bytes(e, &a) < payload_bytes(e, &t) ? &a : &t);
+    e->last_addr = r->addr;
+    e->cur_reported = true;
+    e->cur_reported_updiscon = true;
 }
 
 static void send_start(ETraceEnc *e, const ETraceRow *r)
@@ -184,22 +260,40 @@ static void send_trap(ETraceEnc *e, const ETraceRow *r,
     e->cur_reported = thaddr;
 }
 
-static void send_branch(ETraceEnc *e, const ETraceRow *r, bool updiscon,
-                        bool because_updiscon)
+/* Format 1 or 2: the address of @r, with the branches before it. */
+static void send_address(ETraceEnc *e, const ETraceRow *r, bool updiscon,
+                         bool because_updiscon)
 {
-    ETraceTeInst t = {
-        .format = e->branches ? ETRACE_FMT_BRANCH : ETRACE_FMT_ADDR,
-        .branches = e->branches,
-        .branch_map = e->branch_map,
-        .address = address_field(e, r->addr, !e->cfg.full_address),
-        .time = r->time,
-    };
+    ETraceTeInst t;
 
-    etrace_set_status_bits(&t, &e->cfg.params, false, updiscon, false);
+    address_packet(e, &t, r, updiscon);
     send_packet(e, &t);
     e->last_addr = r->addr;
     e->cur_reported = true;
     e->cur_reported_updiscon = because_updiscon;
+}
+
+/*
+ * Report @r with the branches before it; @because_updiscon: it is the
+ * target of an uninferable discontinuity, @updiscon: and the next row
+ * is a trap, a change of privilege or meets a resync.
+ */
+static void send_branch(ETraceEnc *e, const ETraceRow *r, bool updiscon,
+                        bool because_updiscon)
+{
+    unsigned index;
+
+    /*
+     * The jump target cache holds the targets of uninferable jumps.
+     * Format 0.1 has no updiscon bit: when it must differ from notify,
+     * formats 1 and 2 report a target found in the cache.
+     */
+    if (because_updiscon && e->cfg.jump_cache &&
+        jtc_lookup(e, r->addr, &index) && !updiscon) {
+        send_jump_cache(e, r, index);
+    } else {
+        send_address(e, r, updiscon, because_updiscon);
+    }
 }
 
 static void send_branch_map(ETraceEnc *e)
@@ -352,7 +446,7 @@ void etrace_enc_init(ETraceEnc *e, const ETraceEncConfig *cfg,
 
 void etrace_enc_configure(ETraceEnc *e, const ETraceEncConfig *cfg)
 {
-    bool options_changed = cfg->full_address != e->cfg.full_address;
+    bool options_changed = ioptions(cfg) != ioptions(&e->cfg);
 
     if (cfg->sync_mode != e->cfg.sync_mode) {
         e->resync_count = 0;
@@ -360,6 +454,10 @@ void etrace_enc_configure(ETraceEnc *e, const ETraceEncConfig *cfg)
         e->resync_flushed = false;
     }
     e->cfg = *cfg;
+    if (options_changed) {
+        /* The decoder's cache starts empty too. */
+        e->jtc_valid = 0;
+    }
     if (e->running && options_changed) {
         send_support(e, true, ETRACE_QUAL_NO_CHANGE);
     }

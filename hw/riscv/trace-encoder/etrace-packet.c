@@ -135,6 +135,18 @@ void etrace_te_inst_pack(ETraceBits *b, const ETraceParams *p,
     memset(b, 0, sizeof(*b));
     bits_put(b, t->format, 2);
     switch (t->format) {
+    case ETRACE_FMT_EXT:
+        /* Subformat 1, jump target cache: the index, the branch map. */
+        assert(t->subformat == ETRACE_EXT_JUMP_CACHE && p->cache_size);
+        bits_put(b, t->subformat, p->f0s_width);
+        bits_put(b, t->index, p->cache_size);
+        bits_put(b, t->branches, 5);
+        if (t->branches) {
+            bits_put(b, t->branch_map, etrace_map_bits(t->branches));
+        }
+        bits_put(b, t->irreport, 1);
+        /* irdepth: no return stack, no call counter, so 0 bits */
+        break;
     case ETRACE_FMT_BRANCH:
         bits_put(b, t->branches, 5);
         bits_put(b, t->branch_map, etrace_map_bits(t->branches));
@@ -263,6 +275,21 @@ bool etrace_te_inst_unpack(ETraceTeInst *t, const ETraceParams *p,
     bits_load(b, payload, len);
     t->format = bits_get(b, &pos, 2);
     switch (t->format) {
+    case ETRACE_FMT_EXT:
+        /* Without a subformat field, the one optional format. */
+        t->subformat = p->f0s_width ? bits_get(b, &pos, p->f0s_width)
+                                    : ETRACE_EXT_JUMP_CACHE;
+        if (t->subformat != ETRACE_EXT_JUMP_CACHE || !p->cache_size) {
+            return false;
+        }
+        t->index = bits_get(b, &pos, p->cache_size);
+        t->branches = bits_get(b, &pos, 5);
+        if (t->branches) {
+            t->branch_map = bits_get(b, &pos,
+                                     etrace_map_bits(t->branches));
+        }
+        t->irreport = bits_get(b, &pos, 1);
+        return true;
     case ETRACE_FMT_BRANCH:
         t->branches = bits_get(b, &pos, 5);
         t->branch_map = bits_get(b, &pos,

@@ -63,6 +63,7 @@ REG32(TE_IMPL, 0x004)
     FIELD(TE_IMPL, PROTOCOL_MINOR, 20, 4)
 REG32(TE_INST_FEATURES, 0x008)
     FIELD(TE_INST_FEATURES, NO_ADDR_DIFF, 0, 1)
+    FIELD(TE_INST_FEATURES, EN_JUMP_TARGET_CACHE, 5, 1)
     FIELD(TE_INST_FEATURES, SRC_ID, 16, 12)
     FIELD(TE_INST_FEATURES, SRC_BITS, 28, 4)
 REG32(TE_INST_FILTERS, 0x00c)
@@ -109,6 +110,11 @@ typedef struct TETimestamp {
      R_TE_CONTROL_INST_TRACING_MASK | R_TE_CONTROL_INST_STALL_ENA_MASK | \
      R_TE_CONTROL_INHIBIT_SRC_MASK | R_TE_CONTROL_INST_SYNC_MODE_MASK | \
      R_TE_CONTROL_INST_SYNC_MAX_MASK)
+/* trTeInstFeatures: SrcBits is legalized on its own. */
+#define TE_INST_FEATURES_RW \
+    (R_TE_INST_FEATURES_NO_ADDR_DIFF_MASK | \
+     R_TE_INST_FEATURES_EN_JUMP_TARGET_CACHE_MASK | \
+     R_TE_INST_FEATURES_SRC_ID_MASK)
 #define TE_CONTROL_DEFAULT \
     (R_TE_CONTROL_ACTIVE_MASK | \
      TE_INST_MODE_ETRACE << R_TE_CONTROL_INST_MODE_SHIFT | \
@@ -130,6 +136,7 @@ struct RISCVTraceEncoder {
     uint32_t reset_srcid;
     uint8_t reset_srcbits;
     bool reset_no_addr_diff;
+    bool reset_jump_cache;
     uint8_t start_sync_mode;
     uint8_t start_sync_max;
     bool start;
@@ -168,6 +175,9 @@ static const ETraceParams te_params = {
     .iaddress_lsb = 1,
     .privilege_width = 3,
     .ecause_width = 6,
+    /* format 0 subformats 0 and 1; a 64-entry jump target cache */
+    .f0s_width = 1,
+    .cache_size = ETRACE_JTC_MAX_BITS,
 };
 
 /* The counter when the clock reads @clock (not before the anchor). */
@@ -214,6 +224,8 @@ static void te_config(RISCVTraceEncoder *s, ETraceEncConfig *cfg)
         .params = te_params,
         .full_address = FIELD_EX32(s->inst_features, TE_INST_FEATURES,
                                    NO_ADDR_DIFF),
+        .jump_cache = FIELD_EX32(s->inst_features, TE_INST_FEATURES,
+                                 EN_JUMP_TARGET_CACHE),
         .sync_mode = FIELD_EX32(s->control, TE_CONTROL, INST_SYNC_MODE),
         .sync_max = FIELD_EX32(s->control, TE_CONTROL, INST_SYNC_MAX),
     };
@@ -660,8 +672,7 @@ static void te_write(void *opaque, hwaddr addr, uint64_t val64,
     case A_TE_INST_FEATURES:
         bits = MIN(FIELD_EX32(val, TE_INST_FEATURES, SRC_BITS),
                    TE_SRC_BITS_MAX);
-        s->inst_features = val & (R_TE_INST_FEATURES_NO_ADDR_DIFF_MASK |
-                                  R_TE_INST_FEATURES_SRC_ID_MASK);
+        s->inst_features = val & TE_INST_FEATURES_RW;
         s->inst_features = FIELD_DP32(s->inst_features, TE_INST_FEATURES,
                                       SRC_BITS, bits);
         break;
@@ -737,6 +748,8 @@ static void te_reset_hold(Object *obj, ResetType type)
     s->inst_features = 0;
     s->inst_features = FIELD_DP32(s->inst_features, TE_INST_FEATURES,
                                   NO_ADDR_DIFF, s->reset_no_addr_diff);
+    s->inst_features = FIELD_DP32(s->inst_features, TE_INST_FEATURES,
+                                  EN_JUMP_TARGET_CACHE, s->reset_jump_cache);
     s->inst_features = FIELD_DP32(s->inst_features, TE_INST_FEATURES, SRC_ID,
                                   s->reset_srcid);
     s->inst_features = FIELD_DP32(s->inst_features, TE_INST_FEATURES,
@@ -936,6 +949,27 @@ static const VMStateDescription vmstate_te_ts = {
     }
 };
 
+static bool jtc_needed(void *opaque)
+{
+    RISCVTraceEncoder *s = opaque;
+
+    return s->enc.cfg.jump_cache || s->enc.jtc_valid;
+}
+
+static const VMStateDescription vmstate_te_jtc = {
+    .name = TYPE_RISCV_TRACE_ENCODER "/jump-target-cache",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .needed = jtc_needed,
+    .fields = (const VMStateField[]) {
+        VMSTATE_BOOL(enc.cfg.jump_cache, RISCVTraceEncoder),
+        VMSTATE_UINT64_ARRAY(enc.jtc, RISCVTraceEncoder,
+                             1 << ETRACE_JTC_MAX_BITS),
+        VMSTATE_UINT64(enc.jtc_valid, RISCVTraceEncoder),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
 static bool filters_needed(void *opaque)
 {
     RISCVTraceEncoder *s = opaque;
@@ -1003,6 +1037,7 @@ static const VMStateDescription vmstate_te = {
     .subsections = (const VMStateDescription * const []) {
         &vmstate_te_ts,
         &vmstate_te_filters,
+        &vmstate_te_jtc,
         NULL
     }
 };
@@ -1019,6 +1054,9 @@ static const Property te_properties[] = {
     /* trTeInstNoAddrDiff after reset (the spec leaves it undefined) */
     DEFINE_PROP_BOOL("no-addr-diff", RISCVTraceEncoder, reset_no_addr_diff,
                      false),
+    /* trTeInstEnJumpTargetCache after reset */
+    DEFINE_PROP_BOOL("jump-target-cache", RISCVTraceEncoder,
+                     reset_jump_cache, false),
     /* trTeInstSyncMode and trTeInstSyncMax when tracing from reset */
     DEFINE_PROP_UINT8("sync-mode", RISCVTraceEncoder, start_sync_mode,
                       ETRACE_SYNC_MODE_PACKETS),

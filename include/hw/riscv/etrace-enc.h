@@ -31,17 +31,24 @@
 #define ETRACE_SYNC_MODE_PACKETS    1
 #define ETRACE_SYNC_MODE_HALFWORDS  3
 
+/* The largest jump target cache: 2^6 entries. */
+#define ETRACE_JTC_MAX_BITS         6
+
 /**
  * ETraceEncConfig: run-time options
  * @params: field widths
  * @full_address: send full addresses in formats 1 and 2
  *                (trTeInstNoAddrDiff)
+ * @jump_cache: report the target of an uninferable jump by its jump
+ *              target cache entry when it is there (format 0.1,
+ *              trTeInstEnJumpTargetCache; needs params.cache_size)
  * @sync_mode: ETRACE_SYNC_MODE_*
  * @sync_max: trTeInstSyncMax: resync after 2^(sync_max + 4) units
  */
 typedef struct ETraceEncConfig {
     ETraceParams params;
     bool full_address;
+    bool jump_cache;
     uint8_t sync_mode;
     uint8_t sync_max;
 } ETraceEncConfig;
@@ -93,6 +100,14 @@ typedef struct ETraceEnc {
 
     /* Last address sent in a packet that carries one. */
     uint64_t last_addr;
+
+    /*
+     * The jump target cache: entry i holds the last uninferable jump
+     * target reported whose address bits cache_size:1 are i, when bit i
+     * of jtc_valid is set; all invalid after a synchronisation packet.
+     */
+    uint64_t jtc[1 << ETRACE_JTC_MAX_BITS];
+    uint64_t jtc_valid;
 
     /* Periodic resync: packets or half-words since the last sync. */
     uint32_t resync_count;

@@ -24,6 +24,10 @@
 #define ETRACE_SYNC_CONTEXT         2
 #define ETRACE_SYNC_SUPPORT         3
 
+/* Format 0 subformat (f0s). */
+#define ETRACE_EXT_BRANCH_COUNT     0
+#define ETRACE_EXT_JUMP_CACHE       1
+
 /* Support packet qual_status. */
 #define ETRACE_QUAL_NO_CHANGE       0
 #define ETRACE_QUAL_ENDED_REP       1
@@ -83,15 +87,19 @@
 
 /**
  * ETraceParams: the discoverable parameters a decoder needs
- * (discovery.adoc): widths of the address, privilege and ecause fields
- * and the number of address bits that are always 0.  This implementation
- * has no context, time, return stack or branch predictor fields.
+ * (discovery.adoc): widths of the address, privilege and ecause fields,
+ * the number of address bits that are always 0, the width of the format
+ * 0 subformat field (f0s_width) and the jump target cache's size
+ * (2^cache_size_p entries; 0: none).  This implementation has no context,
+ * time, return stack or branch predictor fields.
  */
 typedef struct ETraceParams {
     uint8_t iaddress_width;
     uint8_t iaddress_lsb;
     uint8_t privilege_width;
     uint8_t ecause_width;
+    uint8_t f0s_width;
+    uint8_t cache_size;
 } ETraceParams;
 
 /**
@@ -102,12 +110,14 @@ typedef struct ETraceParams {
  * @notify, @updiscon, @irreport: the transmitted bits (see
  *           etrace_set_status_bits())
  * @branches: format 1: the branches field; 0 means a full map of 31
- *            branches and no address
- * @branch_map: format 1: bit 0 is the oldest branch, 0 = taken
+ *            branches and no address; format 0.1: 0 means no map
+ * @branch_map: formats 1 and 0.1: bit 0 is the oldest branch, 0 = taken
  */
 typedef struct ETraceTeInst {
     uint8_t format;
     uint8_t subformat;
+    /* format 0.1: the jump target cache entry of the address */
+    uint8_t index;
     /* formats 3.0 and 3.1 */
     bool branch;
     uint8_t privilege;
