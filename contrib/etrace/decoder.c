@@ -58,10 +58,57 @@ static inline bool at_branch(const EtdDecoder *d)
     return d->idx + 1 == d->blk->count && d->blk->end == ETD_END_BRANCH;
 }
 
+/* Branch outcomes to come, in the map, counted, a failed prediction. */
+static inline uint64_t pending(const EtdDecoder *d)
+{
+    return d->branches + d->pbc + d->bp_fail;
+}
+
 /* Branch outcomes left that do not belong to the instruction at pc. */
 static inline bool unprocessed(const EtdDecoder *d)
 {
-    return d->branches != (at_branch(d) ? 1u : 0u);
+    return pending(d) != (at_branch(d) ? 1u : 0u);
+}
+
+/*
+ * The outcome of the branch at pc: from the map (the oldest outcomes),
+ * else as the predictor says for the counted ones, else the contrary for
+ * a failed one; the predictor learns it.
+ */
+static bool take_branch(EtdDecoder *d, bool *taken, GError **errp)
+{
+    uint8_t *state = &d->bp[extract64(d->pc, d->params.iaddress_lsb,
+                                      d->params.bpred_size)];
+
+    if (d->branches) {
+        *taken = !(d->branch_map & 1);
+        d->branch_map >>= 1;
+        d->branches--;
+    } else if (d->pbc) {
+        *taken = *state >> 1;
+        d->pbc--;
+    } else if (d->bp_fail) {
+        *taken = !(*state >> 1);
+        d->bp_fail = false;
+    } else {
+        ETD_ERROR(errp, "branch at 0x%" PRIx64 " has no outcome left in "
+                  "the branch map", d->pc);
+        return false;
+    }
+    if (d->bp_on) {
+        etrace_bpred_update(state, *taken);
+    }
+    return true;
+}
+
+/* Forget the outcomes to come (a trap, joining, code no image holds). */
+static void drop_branches(EtdDecoder *d)
+{
+    d->branches = 0;
+    d->branch_map = 0;
+    d->pbc = 0;
+    d->bp_fail = false;
+    d->stop_at_fail = false;
 }
 
 static void set_pc(EtdDecoder *d, uint64_t pc, EtdBlock *b)
@@ -92,6 +139,11 @@ static bool stop_here(EtdDecoder *d, const EtdStop *s, bool uninf,
     if (d->branches == 1 && at_branch(d) && d->stop_at_last_branch) {
         /* A full branch map ends at its last branch. */
         d->stop_at_last_branch = false;
+        return true;
+    }
+    if (d->stop_at_fail && at_branch(d) && !d->branches && !d->pbc) {
+        /* A format 0.0 without an address ends at the failed branch. */
+        d->stop_at_fail = false;
         return true;
     }
     if (uninf) {
@@ -140,6 +192,7 @@ static void leave_images(EtdDecoder *d, uint64_t from, uint64_t to)
     d->in_unknown = true;
     d->jtc_valid = 0;
     d->jtc_stale = true;
+    d->bp_stale = true;
     d->left++;
     d->left_from = from;
     d->left_to = to;
@@ -211,22 +264,21 @@ static bool follow(EtdDecoder *d, const EtdStop *s, GError **errp)
 
         /* pc is the last instruction of its block: where does it go? */
         switch (b->end) {
-        case ETD_END_BRANCH:
-            if (!d->branches) {
-                ETD_ERROR(errp, "branch at 0x%" PRIx64 " has no outcome "
-                          "left in the branch map", d->pc);
+        case ETD_END_BRANCH: {
+            bool taken;
+
+            if (!take_branch(d, &taken, errp)) {
                 return false;
             }
-            if (d->branch_map & 1) {
+            if (!taken) {
                 to = b->last + b->last_size;
                 next = successor(d, &b->next_seq, to);
             } else {
                 to = b->target;
                 next = successor(d, &b->next_target, to);
             }
-            d->branch_map >>= 1;
-            d->branches--;
             break;
+        }
         case ETD_END_JUMP:
             to = b->target;
             next = successor(d, &b->next_target, to);
@@ -239,9 +291,9 @@ static bool follow(EtdDecoder *d, const EtdStop *s, GError **errp)
             xret = true;
             /* fall through */
         case ETD_END_UNINF:
-            if (d->stop_at_last_branch) {
+            if (d->stop_at_last_branch || d->stop_at_fail) {
                 ETD_ERROR(errp, "uninferable jump at 0x%" PRIx64 " before "
-                          "the last branch of a full branch map", d->pc);
+                          "the last branch a packet reports", d->pc);
                 return false;
             }
             to = d->address;
@@ -314,16 +366,20 @@ static bool exception_address(EtdDecoder *d, const ETraceTeInst *t,
     case ETD_END_JUMP:
         *epc = insn.target;
         return true;
-    case ETD_END_BRANCH:
-        if (!d->branches) {
+    case ETD_END_BRANCH: {
+        bool taken;
+
+        if (!pending(d)) {
             ETD_ERROR(errp, "trap after the branch at 0x%" PRIx64
                       " without its outcome", d->pc);
             return false;
         }
-        *epc = d->branch_map & 1 ? d->pc + insn.size : insn.target;
-        d->branch_map >>= 1;
-        d->branches--;
+        if (!take_branch(d, &taken, errp)) {
+            return false;
+        }
+        *epc = taken ? insn.target : d->pc + insn.size;
         return true;
+    }
     default:
         ETD_ERROR(errp, "trap with the handler address after the "
                   "uninferable jump at 0x%" PRIx64 ": the EPC is unknown",
@@ -374,16 +430,14 @@ static bool sync_packet(EtdDecoder *d, const ETraceTeInst *t, GError **errp)
             }
         }
         leave_images(d, d->start_of_trace ? ETD_NO_PC : d->pc, addr);
-        d->branches = 0;
-        d->branch_map = 0;
+        drop_branches(d);
         d->privilege = t->privilege;
         d->start_of_trace = false;
         d->synced = true;
         return true;
     }
     if (t->subformat == ETRACE_SYNC_TRAP || d->start_of_trace) {
-        d->branches = 0;
-        d->branch_map = 0;
+        drop_branches(d);
     }
     if (b->count == 1 && b->end == ETD_END_BRANCH) {
         /* The outcome of the branch at the address. */
@@ -405,9 +459,15 @@ static bool sync_packet(EtdDecoder *d, const ETraceTeInst *t, GError **errp)
     d->start_of_trace = false;
     d->in_unknown = false;
     d->synced = true;
-    /* Every synchronisation empties the jump target cache. */
+    /*
+     * Every synchronisation empties the jump target cache and starts the
+     * branch predictor afresh, on or off as the options say.
+     */
     d->jtc_valid = 0;
     d->jtc_stale = false;
+    d->bp_on = d->ioptions & ETRACE_IOPT_BRANCH_PREDICTION;
+    d->bp_stale = false;
+    memset(d->bp, 1, sizeof(d->bp));
     return true;
 }
 
@@ -490,14 +550,12 @@ static bool resume(EtdDecoder *d, const ETraceTeInst *t)
     uint64_t last;
 
     if (t->format == ETRACE_FMT_BRANCH && !t->branches) {
-        d->branches = 0;
-        d->branch_map = 0;
+        drop_branches(d);
         return true;
     }
     b = etd_image_block(d->img, d->address);
     if (!b->count) {
-        d->branches = 0;
-        d->branch_map = 0;
+        drop_branches(d);
         return true;
     }
     last = d->branches ? (d->branch_map >> (d->branches - 1)) & 1 : 0;
@@ -517,6 +575,84 @@ static bool resume(EtdDecoder *d, const ETraceTeInst *t)
 
 static bool decoder_packet(EtdDecoder *d, const ETraceTeInst *t,
                            GError **errp);
+
+/* The address a format 0.0, 1 or 2 packet reports, and its status bits. */
+static void packet_address(EtdDecoder *d, const ETraceTeInst *t, EtdStop *s)
+{
+    unsigned abits = d->params.iaddress_width - d->params.iaddress_lsb;
+
+    d->stop_at_last_branch = false;
+    if (d->ioptions & ETRACE_IOPT_FULL_ADDRESS) {
+        d->address = full_address(d, t->address);
+    } else {
+        /* Sign-extend the differential address field. */
+        d->address += (uint64_t)((int64_t)(t->address << (64 - abits)) >>
+                                 (64 - abits)) << d->params.iaddress_lsb;
+    }
+    s->notify = t->notify != ((t->address >> (abits - 1)) & 1);
+    s->updiscon = t->updiscon != t->notify;
+    s->irreport = t->irreport != t->updiscon;
+}
+
+/*
+ * Format 0.0: the branches the predictor foresaw (branch_count + 31),
+ * then a failed one where following stops (no address), or the address
+ * (of a failed branch, addr-fail).
+ */
+static bool branch_count_packet(EtdDecoder *d, const ETraceTeInst *t,
+                                GError **errp)
+{
+    EtdStop s = { .t = t };
+
+    if (!d->bp_on) {
+        ETD_ERROR(errp, "format 0 subformat 0 packet, but branch prediction "
+                  "was off at the last synchronisation");
+        return false;
+    }
+    if (d->start_of_trace) {
+        return true;
+    }
+    if (d->inferred_address && !d->in_unknown &&
+        !follow_to_later_pass(d, errp)) {
+        return false;
+    }
+    if (t->branch_fmt & ETRACE_BFMT_ADDR) {
+        packet_address(d, t, &s);
+    }
+    if (d->in_unknown || d->bp_stale) {
+        /* The predictor learnt branches of code no image holds. */
+        if (!d->in_unknown) {
+            d->in_unknown = true;
+            if (d->sink->gap) {
+                d->sink->gap(d->sink->opaque, d->src, ETD_GAP_BPRED);
+            }
+        }
+        drop_branches(d);
+        return true;
+    }
+    d->pbc += (uint64_t)t->branch_count + ETRACE_MAX_BRANCHES;
+    if (t->branch_fmt != ETRACE_BFMT_ADDR) {
+        d->bp_fail = true;
+        d->stop_at_fail = t->branch_fmt == ETRACE_BFMT_NO_ADDR;
+    }
+    if (!follow(d, &s, errp)) {
+        return false;
+    }
+    /*
+     * What is left is the outcome of the branch at pc, as the predictor
+     * says or its contrary: in the map, before those later packets add.
+     */
+    if (pending(d) && !d->branches) {
+        uint8_t state = d->bp[extract64(d->pc, d->params.iaddress_lsb,
+                                        d->params.bpred_size)];
+
+        d->branch_map = (state >> 1) == d->bp_fail;
+        d->branches = 1;
+        d->pbc = 0;
+        d->bp_fail = false;
+    }
+    return true;
+}
 
 bool etd_decoder_packet(EtdDecoder *d, const ETraceTeInst *t, bool timed,
                         GError **errp)
@@ -555,13 +691,18 @@ bool etd_decoder_packet(EtdDecoder *d, const ETraceTeInst *t, bool timed,
 static bool decoder_packet(EtdDecoder *d, const ETraceTeInst *t,
                            GError **errp)
 {
-    unsigned abits = d->params.iaddress_width - d->params.iaddress_lsb;
     EtdStop s = { .t = t };
     bool ok;
 
     switch (t->format) {
     case ETRACE_FMT_EXT:
         d->packets[0]++;
+        if (t->subformat == ETRACE_EXT_BRANCH_COUNT) {
+            if (!branch_count_packet(d, t, errp)) {
+                goto fail;
+            }
+            return true;
+        }
         if (!(d->ioptions & ETRACE_IOPT_JUMP_TARGET_CACHE)) {
             ETD_ERROR(errp, "format 0 packet, but the jump target cache "
                       "is not enabled");
@@ -638,19 +779,7 @@ static bool decoder_packet(EtdDecoder *d, const ETraceTeInst *t,
         goto fail;
     }
     if (t->format == ETRACE_FMT_ADDR || t->branches) {
-        uint64_t a = full_address(d, t->address);
-
-        d->stop_at_last_branch = false;
-        if (d->ioptions & ETRACE_IOPT_FULL_ADDRESS) {
-            d->address = a;
-        } else {
-            /* Sign-extend the differential address field. */
-            d->address += (uint64_t)((int64_t)(t->address << (64 - abits)) >>
-                                     (64 - abits)) << d->params.iaddress_lsb;
-        }
-        s.notify = t->notify != ((t->address >> (abits - 1)) & 1);
-        s.updiscon = t->updiscon != t->notify;
-        s.irreport = t->irreport != t->updiscon;
+        packet_address(d, t, &s);
     }
     if (t->format == ETRACE_FMT_BRANCH) {
         unsigned n = t->branches ? t->branches : ETRACE_MAX_BRANCHES;

@@ -104,6 +104,8 @@ void etd_image_set_rv32(EtdImage *img, bool rv32);
 #define ETD_GAP_NO_IMAGE "no program image"
 /* ... where a jump target cache entry is one the flow there changed. */
 #define ETD_GAP_JTC "jump target cache entry set in code no image holds"
+/* ... where branch counts need the predictor such code changed. */
+#define ETD_GAP_BPRED "branch predictor trained in code no image holds"
 /* ... and at the end of a stream whose trace did not end. */
 #define ETD_GAP_CUT "end of stream, trace not ended"
 
@@ -156,6 +158,19 @@ typedef struct EtdDecoder {
      * the entries the decoder had are no longer trusted.
      */
     bool jtc_stale;
+    /*
+     * The branch predictor, as the encoder's: on from one
+     * synchronisation to the next as the last support packet said;
+     * branches to take as it predicts (format 0.0), then one it failed
+     * (where a format 0.0 without an address stops); untrusted after code
+     * no image holds.
+     */
+    uint8_t bp[64];
+    uint64_t pbc;
+    bool bp_fail;
+    bool stop_at_fail;
+    bool bp_on;
+    bool bp_stale;
     bool start_of_trace;
     bool stop_at_last_branch;
     bool inferred_address;

@@ -236,6 +236,8 @@ static bool parse_params(ETraceParams *params, unsigned *srcid_bits,
             params->ecause_width = v;
         } else if (!strcmp(pair[0], "cache_size_p") && v <= 6) {
             params->cache_size = v;
+        } else if (!strcmp(pair[0], "bpred_size_p") && v <= 6) {
+            params->bpred_size = v;
         } else if (!strcmp(pair[0], "f0s_width_p") && v <= 2) {
             params->f0s_width = v;
         } else if (!strcmp(pair[0], "srcid_bits") && v <= 12) {
@@ -313,8 +315,8 @@ int main(int argc, char **argv)
           "decode only the packets of this srcID (hart)", "ID" },
         { "param", 'p', 0, G_OPTION_ARG_STRING, &param,
           "decoder parameters (iaddress_width_p, iaddress_lsb_p, "
-          "privilege_width_p, ecause_width_p, cache_size_p, f0s_width_p, "
-          "srcid_bits, timestamp_bytes)",
+          "privilege_width_p, ecause_width_p, bpred_size_p, cache_size_p, "
+          "f0s_width_p, srcid_bits, timestamp_bytes)",
           "NAME=VALUE,..." },
         { "join", 'j', 0, G_OPTION_ARG_NONE, &join,
           "the stream starts mid-way: skip to the first sync sequence",
@@ -336,7 +338,7 @@ int main(int argc, char **argv)
     ETraceParams params = {
         .iaddress_width = 64, .iaddress_lsb = 1,
         .privilege_width = 3, .ecause_width = 6,
-        .f0s_width = 1, .cache_size = 6,
+        .f0s_width = 1, .cache_size = 6, .bpred_size = 6,
     };
     unsigned srcid_bits = 0;
     /* QEMU's trace system: 48-bit timestamps */

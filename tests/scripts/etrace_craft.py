@@ -97,6 +97,15 @@ def branch(branches, bmap, diff=None):
     return f.payload()
 
 
+def branch_count(count, fmt=0, diff=None):
+    """Format 0 subformat 0 (f0s 1 bit): branch_count, branch_fmt and,
+    with fmt 2 or 3, the address field @diff and its status bits."""
+    f = Fields().put(0, 2).put(0, 1).put(count, 32).put(fmt, 2)
+    if fmt & 2:
+        status(f.put(diff, IADDR), diff & ((1 << IADDR) - 1))
+    return f.payload()
+
+
 def jump_cache(index, branches=0, bmap=0):
     """Format 0 subformat 1 (f0s 1 bit, 6-bit index); irreport repeats
     the bit before it."""

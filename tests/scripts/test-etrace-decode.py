@@ -120,13 +120,14 @@ def main():
         check('timestamps-flow', rc == 0 and lines == want,
               f'exit {rc}: {lines!r} {err!r}')
         # format 0 subformat 1 without the jump target cache enabled;
-        # subformat 0 (branch counts: no branch predictor)
+        # subformat 0 without branch prediction
         case('format-0-1', frames[0] + c.frame(b'\x04') +
              b''.join(frames[1:]), 1, good, f'byte {at}: srcID 0: format 0 '
              'packet, but the jump target cache is not enabled')
         case('format-0-0', frames[0] + c.frame(b'\x00') +
-             b''.join(frames[1:]), 1, good, f'byte {at}: srcID 0: a packet '
-             'this decoder cannot read (format 0)')
+             b''.join(frames[1:]), 1, good, f'byte {at}: srcID 0: format 0 '
+             'subformat 0 packet, but branch prediction was off at the last '
+             'synchronisation')
         ctx = c.Fields().put(3, 2).put(2, 2).put(0, 12).payload()
         case('context-packet', frames[0] + c.frame(ctx) +
              b''.join(frames[1:]), 1, good, f'byte {at}: srcID 0: a packet '
@@ -306,6 +307,34 @@ def main():
         case('jump-target-cache-empty', empty + c.frame(c.jump_cache(5)), 1,
              [c.BASE + 0x0c], f'byte {len(empty)}: srcID 0: format 0 '
              'packet for jump target cache entry 5, which is empty')
+
+        # branch prediction (ioptions bit 4; 64 entries by address bits
+        # 6:1): a loop of 70 rounds closed by bnez at 0x04 (entry 2, 01
+        # after the sync): taken 69 times, not taken once.  The first
+        # taken fails (01 -> 11); the first 31 outcomes are a full map;
+        # the next 31, all foreseen, and 7 more are counted; the not
+        # taken one fails: format 0.0 without an address, count 7.  Then
+        # jr t1 to 0x0c, an address.
+        bp_code = os.path.join(tmp, 'bp.bin')
+        with open(bp_code, 'wb') as f:
+            f.write(bytes.fromhex('1305f5ff e31e05fe 67000300 6f000000'
+                                  .replace(' ', '')))
+        bp_img = ['--bin', f'{bp_code}@{c.BASE:#x}']
+        rounds = [c.BASE, c.BASE + 4] * 70
+        bp = c.stream([c.support(ioptions=16), c.start(c.BASE),
+                       c.branch(0, 0), c.branch_count(7),
+                       c.addr_only(0x0c >> 1), c.support(qual=3)])
+        case('branch-prediction', bp, 0,
+             rounds + [c.BASE + 8, c.BASE + 0x0c], images=bp_img)
+        # the support packet turns branch prediction on after the
+        # synchronisation: it is on from the next one only
+        late = c.stream([c.support(), c.start(c.BASE), c.branch(0, 0),
+                         c.support(ioptions=16)])
+        case('branch-prediction-from-the-next-sync',
+             late + c.frame(c.branch_count(7)), 1, rounds[:62],
+             f'byte {len(late)}: srcID 0: format 0 subformat 0 packet, but '
+             'branch prediction was off at the last synchronisation',
+             images=bp_img)
 
         # command line errors
         for name, args, msg in [

@@ -26,6 +26,7 @@ static const ETraceParams rv64 = {
     .ecause_width = 6,
     .f0s_width = 1,
     .cache_size = 6,
+    .bpred_size = 6,
 };
 
 /*
@@ -293,6 +294,16 @@ static char *describe(const ETraceTeInst *t)
 {
     switch (t->format) {
     case ETRACE_FMT_EXT:
+        if (t->subformat == ETRACE_EXT_BRANCH_COUNT) {
+            if (!(t->branch_fmt & ETRACE_BFMT_ADDR)) {
+                return g_strdup_printf("F0.0 c=%u f=%u", t->branch_count,
+                                       t->branch_fmt);
+            }
+            return g_strdup_printf("F0.0 c=%u f=%u a=%" PRIx64 " s=%d%d%d",
+                                   t->branch_count, t->branch_fmt,
+                                   t->address, t->notify, t->updiscon,
+                                   t->irreport);
+        }
         g_assert_cmpuint(t->subformat, ==, ETRACE_EXT_JUMP_CACHE);
         return g_strdup_printf("F0.1 i=%u n=%u m=%x r=%d", t->index,
                                t->branches, t->branch_map, t->irreport);
@@ -375,13 +386,14 @@ static void trp(bool interrupt, uint8_t ecause, uint64_t tval, uint64_t epc,
                     clock_now);
 }
 
-static void setup_jtc(bool full_address, uint8_t sync_mode,
-                      uint8_t sync_max, bool jump_cache)
+static void setup_opts(bool full_address, uint8_t sync_mode,
+                       uint8_t sync_max, bool jump_cache, bool branch_pred)
 {
     ETraceEncConfig cfg = {
         .params = rv64,
         .full_address = full_address,
         .jump_cache = jump_cache,
+        .branch_pred = branch_pred,
         .sync_mode = sync_mode,
         .sync_max = sync_max,
     };
@@ -400,7 +412,13 @@ static void setup_jtc(bool full_address, uint8_t sync_mode,
 
 static void setup(bool full_address, uint8_t sync_mode, uint8_t sync_max)
 {
-    setup_jtc(full_address, sync_mode, sync_max, false);
+    setup_opts(full_address, sync_mode, sync_max, false, false);
+}
+
+static void setup_jtc(bool full_address, uint8_t sync_mode,
+                      uint8_t sync_max, bool jump_cache)
+{
+    setup_opts(full_address, sync_mode, sync_max, jump_cache, false);
 }
 
 static void expect(const char *const *want)
@@ -1003,6 +1021,93 @@ static void test_enc_jump_cache_shorter(void)
     expect(want);
 }
 
+/*
+ * Format 0 subformat 0 (f0s 1 bit): format 00, subformat 0, branch_count
+ * (32 bits) from bit 3, branch_fmt from bit 35.  Count 5, no address:
+ * 0x28.  Count 0 with the address 0x10 (branch_fmt 10: bit 36; the
+ * address from bit 37: bit 41; notify, updiscon, irreport 0): 2^36 +
+ * 2^41, 6 bytes.
+ */
+static void test_branch_count_packet(void)
+{
+    ETraceTeInst t = {
+        .format = ETRACE_FMT_EXT,
+        .subformat = ETRACE_EXT_BRANCH_COUNT,
+        .branch_count = 5,
+        .branch_fmt = ETRACE_BFMT_NO_ADDR,
+    };
+
+    check_payload(&rv64, &t, "28");
+    t.branch_count = 0;
+    t.branch_fmt = ETRACE_BFMT_ADDR;
+    t.address = 0x10;
+    check_payload(&rv64, &t, "00 00 00 00 10 02");
+}
+
+/*
+ * The branch predictor: a branch at 0x1000 (entry 0, 01 after the sync)
+ * taken 67 times, then not taken.  The first taken one fails the
+ * prediction (01 -> 11), the others are foreseen.  The first 31 make a
+ * full map with a failure in it: format 1.  The next 31, all foreseen,
+ * are counted from then on, with 5 more; the not taken one fails: format
+ * 0.0 without an address, count 36 - 31.  The last instruction then goes
+ * out as a format 2.
+ */
+static void test_enc_branch_prediction(void)
+{
+    static const char *const want[] = {
+        "S ie=1 q=0 o=16",
+        "F3.0 b=1 p=3 a=7fe",
+        "F1 n=0 m=0",
+        "F0.0 c=5 f=0",
+        "F2 a=4 s=000",                     /* 0x1004 - 0xffc */
+        "S ie=0 q=1 o=16",
+        NULL
+    };
+    unsigned i;
+
+    setup_opts(false, ETRACE_SYNC_MODE_OFF, 0, false, true);
+    blk(0xffc, 4, 0xffc, 4, 1, M);
+    for (i = 0; i < 68; i++) {
+        insn(0x1000, i < 67 ? ETRACE_ITYPE_T_BRANCH : ETRACE_ITYPE_NT_BRANCH,
+             M);
+    }
+    blk(0x1004, 4, 0x1004, 4, 1, M);
+    etrace_enc_stop(&enc, false);
+    expect(want);
+}
+
+/*
+ * Counting, then an address to report: an ecall after 40 foreseen
+ * branches (taken to 0x1000 71 times, then an ecall whose address the
+ * encoder is given as 0x1004: it does not follow the program): format 0.0
+ * with the address, count 9, branch_fmt 10 (the address is no branch).
+ */
+static void test_enc_branch_count_address(void)
+{
+    static const char *const want[] = {
+        "S ie=1 q=0 o=16",
+        "F3.0 b=1 p=3 a=7fe",
+        "F1 n=0 m=0",
+        "F0.0 c=9 f=2 a=4 s=000",           /* the ecall, 0x1004 - 0xffc */
+        "F3.1 b=1 p=3 c=11 i=0 th=1 a=1800 tval=0",
+        "S ie=0 q=1 o=16",
+        NULL
+    };
+    unsigned i;
+
+    setup_opts(false, ETRACE_SYNC_MODE_OFF, 0, false, true);
+    blk(0xffc, 4, 0xffc, 4, 1, M);
+    /* 1 failure and 30 in the map, then 40 counted */
+    for (i = 0; i < 71; i++) {
+        insn(0x1000, ETRACE_ITYPE_T_BRANCH, M);
+    }
+    trp(false, 11, 0, 0x1004, 4, M);
+    blk(0x3000, 4, 0x3000, 4, 1, M);
+    etrace_enc_stop(&enc, false);
+    expect(want);
+}
+
 /* ---- filters and comparators ---- */
 
 #define FILTER(i, reg)  (ETRACE_FILTER_BASE + 0x20 * (i) + (reg))
@@ -1293,6 +1398,11 @@ int main(int argc, char **argv)
     g_test_add_func("/etrace/enc/jump-cache", test_enc_jump_cache);
     g_test_add_func("/etrace/enc/jump-cache-shorter",
                     test_enc_jump_cache_shorter);
+    g_test_add_func("/etrace/packet/branch-count", test_branch_count_packet);
+    g_test_add_func("/etrace/enc/branch-prediction",
+                    test_enc_branch_prediction);
+    g_test_add_func("/etrace/enc/branch-count-address",
+                    test_enc_branch_count_address);
     g_test_add_func("/etrace/filter/registers", test_filter_registers);
     g_test_add_func("/etrace/filter/functions", test_filter_functions);
     g_test_add_func("/etrace/filter/modes", test_filter_modes);

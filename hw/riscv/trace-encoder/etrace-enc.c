@@ -59,15 +59,21 @@ static inline bool resync_near_after_packet(const ETraceEnc *e)
            resync_max(e);
 }
 
+/* Branches not yet reported, in the map or counted as predicted. */
+static inline bool pending_branches(const ETraceEnc *e)
+{
+    return e->branches || e->pbc;
+}
+
 /* Resync FSM state 2 with branches to flush: send them first. */
 static bool resync_br(const ETraceEnc *e)
 {
     switch (e->cfg.sync_mode) {
     case ETRACE_SYNC_MODE_PACKETS:
-        return e->resync_count == resync_max(e) && e->branches;
+        return e->resync_count == resync_max(e) && pending_branches(e);
     case ETRACE_SYNC_MODE_HALFWORDS:
         return e->resync_count >= resync_max(e) && !e->resync_flushed &&
-               e->branches;
+               pending_branches(e);
     default:
         return false;
     }
@@ -81,7 +87,7 @@ static bool resync_exceeded(const ETraceEnc *e)
         return e->resync_count > resync_max(e);
     case ETRACE_SYNC_MODE_HALFWORDS:
         return e->resync_count >= resync_max(e) &&
-               (e->resync_flushed || !e->branches);
+               (e->resync_flushed || !pending_branches(e));
     default:
         return false;
     }
@@ -100,14 +106,23 @@ static bool resync_next(const ETraceEnc *e)
     }
 }
 
-static void send_packet(ETraceEnc *e, const ETraceTeInst *t)
+static void emit_packet(ETraceEnc *e, const ETraceTeInst *t)
 {
-    e->branches = 0;
-    e->branch_map = 0;
     if (e->cfg.sync_mode == ETRACE_SYNC_MODE_PACKETS) {
         e->resync_count++;
     }
     e->emit(e->opaque, t);
+}
+
+/* A packet that reports the branches not yet reported. */
+static void send_packet(ETraceEnc *e, const ETraceTeInst *t)
+{
+    e->branches = 0;
+    e->branch_map = 0;
+    e->pbc = 0;
+    e->bp_fail = false;
+    e->bp_all = true;
+    emit_packet(e, t);
 }
 
 static uint64_t address_field(const ETraceEnc *e, uint64_t addr, bool diff)
@@ -127,7 +142,30 @@ static uint64_t address_field(const ETraceEnc *e, uint64_t addr, bool diff)
 static uint8_t ioptions(const ETraceEncConfig *cfg)
 {
     return (cfg->full_address ? ETRACE_IOPT_FULL_ADDRESS : 0) |
-           (cfg->jump_cache ? ETRACE_IOPT_JUMP_TARGET_CACHE : 0);
+           (cfg->jump_cache ? ETRACE_IOPT_JUMP_TARGET_CACHE : 0) |
+           (cfg->branch_pred ? ETRACE_IOPT_BRANCH_PREDICTION : 0);
+}
+
+/*
+ * The branch predictor (E-Trace "Branch prediction mode"): 2-bit states
+ * indexed by address bits bpred_size:1; bit 1 is the prediction (taken),
+ * bit 0 the last outcome.  All entries 01 after a synchronisation.
+ */
+static unsigned bp_index(const ETraceEnc *e, uint64_t addr)
+{
+    return extract64(addr, e->cfg.params.iaddress_lsb,
+                     e->cfg.params.bpred_size);
+}
+
+static void bp_reset(ETraceEnc *e)
+{
+    memset(e->bp, 1, sizeof(e->bp));
+}
+
+/* Update the entry of the branch at @addr; returns the prediction. */
+static bool bp_update(ETraceEnc *e, uint64_t addr, bool taken)
+{
+    return etrace_bpred_update(&e->bp[bp_index(e, addr)], taken);
 }
 
 static void send_support(ETraceEnc *e, bool ienable, uint8_t qual_status)
@@ -142,15 +180,34 @@ static void send_support(ETraceEnc *e, bool ienable, uint8_t qual_status)
         .time = e->now,
     };
 
-    send_packet(e, &t);
+    /* It reports no branch: those pending stay so. */
+    emit_packet(e, &t);
 }
 
-static void sync_done(ETraceEnc *e, uint64_t addr)
+/*
+ * A synchronisation packet reported @r: the reference for differential
+ * addresses; the resync count, the jump target cache and the branch
+ * predictor start afresh.  The branch @r is (its outcome in the packet's
+ * branch field) is one the decoder follows after the packet: it updates
+ * the new predictor.
+ */
+static void sync_done(ETraceEnc *e, const ETraceRow *r)
 {
-    e->last_addr = addr;
+    e->last_addr = r->addr;
     e->resync_count = 0;
     e->resync_flushed = false;
     e->jtc_valid = 0;
+    /*
+     * Branch prediction starts and stops here: the decoder updates its
+     * predictor as it follows, which may be after a support packet.
+     */
+    e->bp_on = e->cfg.branch_pred;
+    if (e->bp_on) {
+        bp_reset(e);
+        if ((uint8_t)(r->itype - ETRACE_ITYPE_NT_BRANCH) < 2) {
+            bp_update(e, r->addr, r->itype == ETRACE_ITYPE_T_BRANCH);
+        }
+    }
 }
 
 /*
@@ -234,7 +291,7 @@ static void send_start(ETraceEnc *e, const ETraceRow *r)
 
     e->trap_reported = false;
     send_packet(e, &t);
-    sync_done(e, r->addr);
+    sync_done(e, r);
     e->cur_reported = true;
 }
 
@@ -256,7 +313,7 @@ static void send_trap(ETraceEnc *e, const ETraceRow *r,
     };
 
     send_packet(e, &t);
-    sync_done(e, r->addr);
+    sync_done(e, r);
     e->cur_reported = thaddr;
 }
 
@@ -274,6 +331,33 @@ static void send_address(ETraceEnc *e, const ETraceRow *r, bool updiscon,
 }
 
 /*
+ * Format 0.0: the branches counted as predicted, then, without @r, a
+ * failed one (the held row's), else the address of @r (a failed branch
+ * when the held row's failed).
+ */
+static void send_branch_count(ETraceEnc *e, const ETraceRow *r,
+                              bool updiscon, bool because_updiscon)
+{
+    ETraceTeInst t = {
+        .format = ETRACE_FMT_EXT,
+        .subformat = ETRACE_EXT_BRANCH_COUNT,
+        .branch_count = e->pbc - ETRACE_MAX_BRANCHES,
+        .branch_fmt = !r ? ETRACE_BFMT_NO_ADDR :
+                      e->bp_fail ? ETRACE_BFMT_ADDR_FAIL : ETRACE_BFMT_ADDR,
+        .time = e->cur.time,
+    };
+
+    if (r) {
+        t.address = address_field(e, r->addr, !e->cfg.full_address);
+        etrace_set_status_bits(&t, &e->cfg.params, false, updiscon, false);
+        e->last_addr = r->addr;
+        e->cur_reported = true;
+        e->cur_reported_updiscon = because_updiscon;
+    }
+    send_packet(e, &t);
+}
+
+/*
  * Report @r with the branches before it; @because_updiscon: it is the
  * target of an uninferable discontinuity, @updiscon: and the next row
  * is a trap, a change of privilege or meets a resync.
@@ -282,6 +366,12 @@ static void send_branch(ETraceEnc *e, const ETraceRow *r, bool updiscon,
                         bool because_updiscon)
 {
     unsigned index;
+
+    /* 31 or more foreseen branches: always format 0.0. */
+    if (e->pbc) {
+        send_branch_count(e, r, updiscon, because_updiscon);
+        return;
+    }
 
     /*
      * The jump target cache holds the targets of uninferable jumps.
@@ -306,6 +396,38 @@ static void send_branch_map(ETraceEnc *e)
     };
 
     send_packet(e, &t);
+}
+
+/* The most branches format 0.0 counts: branch_count all-ones. */
+#define BP_COUNT_MAX    (UINT64_C(0xffffffff) + ETRACE_MAX_BRANCHES)
+
+/*
+ * The held row, a branch, needs no packet of its own: but for a full
+ * branch map (31 foreseen branches are counted from then on, E-Trace
+ * "Format 0 packets"), a failed prediction while counting, or a full
+ * count.
+ */
+static bool branches_due(const ETraceEnc *e)
+{
+    return e->branches == ETRACE_MAX_BRANCHES || e->bp_fail ||
+           e->pbc == BP_COUNT_MAX;
+}
+
+static void send_branches(ETraceEnc *e)
+{
+    if (e->branches == ETRACE_MAX_BRANCHES) {
+        if (e->bp_on && e->bp_all) {
+            e->pbc = ETRACE_MAX_BRANCHES;
+            e->branches = 0;
+            e->branch_map = 0;
+        } else {
+            send_branch_map(e);
+        }
+    } else if (e->bp_fail) {
+        send_branch_count(e, NULL, false, false);
+    } else if (e->pbc == BP_COUNT_MAX) {
+        send_branch_count(e, &e->cur, false, false);
+    }
 }
 
 /* The steps of the algorithm for a row that is not a common one. */
@@ -361,13 +483,13 @@ static void etrace_enc_decide_slow(ETraceEnc *e, const ETraceRow *next,
     }
 
     if (itype_is_exception(cur->itype) || next_exc_only ||
-        (e->branches && next_priv != cur->priv)) {
+        (pending_branches(e) && next_priv != cur->priv)) {
         send_branch(e, cur, false, false);
         return;
     }
 
-    if (e->branches == ETRACE_MAX_BRANCHES) {
-        send_branch_map(e);
+    if (branches_due(e)) {
+        send_branches(e);
     }
 }
 
@@ -382,10 +504,26 @@ static inline void etrace_enc_account(ETraceEnc *e)
 
     e->cur_reported = false;
     e->cur_reported_updiscon = false;
-    /* Without branches: the outcomes are as good as random. */
-    e->branch_map |= (uint32_t)(cur->itype == ETRACE_ITYPE_NT_BRANCH) <<
-                     e->branches;
-    e->branches += (uint8_t)(cur->itype - ETRACE_ITYPE_NT_BRANCH) < 2;
+    if (unlikely(e->bp_on) &&
+        (uint8_t)(cur->itype - ETRACE_ITYPE_NT_BRANCH) < 2) {
+        bool taken = cur->itype == ETRACE_ITYPE_T_BRANCH;
+        bool met = bp_update(e, cur->addr, taken) == taken;
+
+        if (e->pbc) {
+            /* Counting: a failed prediction ends the count. */
+            e->pbc += met;
+            e->bp_fail = !met;
+        } else {
+            e->branch_map |= (uint32_t)!taken << e->branches;
+            e->branches++;
+            e->bp_all &= met;
+        }
+    } else {
+        /* Without branches: the outcomes are as good as random. */
+        e->branch_map |= (uint32_t)(cur->itype == ETRACE_ITYPE_NT_BRANCH) <<
+                         e->branches;
+        e->branches += (uint8_t)(cur->itype - ETRACE_ITYPE_NT_BRANCH) < 2;
+    }
 
     /* The resync timer in half-word mode moves at the end of a block. */
     e->halfwords_pending += cur->halfwords;
@@ -427,8 +565,8 @@ static inline void etrace_enc_decide(ETraceEnc *e, const ETraceRow *next)
         !itype_is_exception(next->itype) && !itype_is_updiscon(prev->itype) &&
         prev->priv == cur->priv && next->priv == cur->priv &&
         !resync_near(e)) {
-        if (e->branches == ETRACE_MAX_BRANCHES) {
-            send_branch_map(e);
+        if (unlikely(branches_due(e))) {
+            send_branches(e);
         }
         return;
     }
@@ -442,6 +580,7 @@ void etrace_enc_init(ETraceEnc *e, const ETraceEncConfig *cfg,
     e->cfg = *cfg;
     e->emit = emit;
     e->opaque = opaque;
+    e->bp_all = true;
 }
 
 void etrace_enc_configure(ETraceEnc *e, const ETraceEncConfig *cfg)
@@ -469,6 +608,9 @@ static void etrace_enc_reset_pipeline(ETraceEnc *e)
     e->have_cur = false;
     e->branches = 0;
     e->branch_map = 0;
+    e->pbc = 0;
+    e->bp_fail = false;
+    e->bp_all = true;
     e->resync_count = 0;
     e->halfwords_pending = 0;
     e->resync_flushed = false;
@@ -531,6 +673,9 @@ void etrace_enc_lost(ETraceEnc *e)
     e->have_prev = false;
     e->branches = 0;
     e->branch_map = 0;
+    e->pbc = 0;
+    e->bp_fail = false;
+    e->bp_all = true;
     e->trap_reported = false;
     send_support(e, true, ETRACE_QUAL_TRACE_LOST);
 }
@@ -561,7 +706,7 @@ static bool etrace_enc_quiet(const ETraceEnc *e)
            !itype_is_exception(prev->itype) &&
            !itype_is_updiscon(prev->itype) &&
            prev->priv == e->cur.priv && !resync_near(e) &&
-           e->branches < ETRACE_MAX_BRANCHES;
+           !branches_due(e);
 }
 
 /*
@@ -606,8 +751,8 @@ void etrace_enc_block(ETraceEnc *e, uint64_t first, unsigned first_size,
 
         etrace_enc_account(e);
         if (likely(!resync_near(e))) {
-            if (unlikely(e->branches == ETRACE_MAX_BRANCHES)) {
-                send_branch_map(e);
+            if (unlikely(branches_due(e))) {
+                send_branches(e);
             }
             /* The block's first row is now the held one. */
             e->prev.itype = itype;

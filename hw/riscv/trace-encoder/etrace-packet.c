@@ -136,9 +136,19 @@ void etrace_te_inst_pack(ETraceBits *b, const ETraceParams *p,
     bits_put(b, t->format, 2);
     switch (t->format) {
     case ETRACE_FMT_EXT:
+        bits_put(b, t->subformat, p->f0s_width);
+        if (t->subformat == ETRACE_EXT_BRANCH_COUNT) {
+            /* Subformat 0: correctly predicted branches, an address. */
+            assert(p->bpred_size);
+            bits_put(b, t->branch_count, 32);
+            bits_put(b, t->branch_fmt, 2);
+            if (t->branch_fmt & ETRACE_BFMT_ADDR) {
+                pack_address_tail(b, p, t);
+            }
+            break;
+        }
         /* Subformat 1, jump target cache: the index, the branch map. */
         assert(t->subformat == ETRACE_EXT_JUMP_CACHE && p->cache_size);
-        bits_put(b, t->subformat, p->f0s_width);
         bits_put(b, t->index, p->cache_size);
         bits_put(b, t->branches, 5);
         if (t->branches) {
@@ -277,8 +287,20 @@ bool etrace_te_inst_unpack(ETraceTeInst *t, const ETraceParams *p,
     switch (t->format) {
     case ETRACE_FMT_EXT:
         /* Without a subformat field, the one optional format. */
-        t->subformat = p->f0s_width ? bits_get(b, &pos, p->f0s_width)
-                                    : ETRACE_EXT_JUMP_CACHE;
+        t->subformat = p->f0s_width ? bits_get(b, &pos, p->f0s_width) :
+                       p->cache_size ? ETRACE_EXT_JUMP_CACHE :
+                       ETRACE_EXT_BRANCH_COUNT;
+        if (t->subformat == ETRACE_EXT_BRANCH_COUNT && p->bpred_size) {
+            t->branch_count = bits_get(b, &pos, 32);
+            t->branch_fmt = bits_get(b, &pos, 2);
+            if (t->branch_fmt == 1) {
+                return false;
+            }
+            if (t->branch_fmt & ETRACE_BFMT_ADDR) {
+                unpack_address_tail(t, p, b, &pos);
+            }
+            return true;
+        }
         if (t->subformat != ETRACE_EXT_JUMP_CACHE || !p->cache_size) {
             return false;
         }

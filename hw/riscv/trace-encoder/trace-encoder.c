@@ -63,6 +63,7 @@ REG32(TE_IMPL, 0x004)
     FIELD(TE_IMPL, PROTOCOL_MINOR, 20, 4)
 REG32(TE_INST_FEATURES, 0x008)
     FIELD(TE_INST_FEATURES, NO_ADDR_DIFF, 0, 1)
+    FIELD(TE_INST_FEATURES, EN_BRANCH_PREDICTION, 4, 1)
     FIELD(TE_INST_FEATURES, EN_JUMP_TARGET_CACHE, 5, 1)
     FIELD(TE_INST_FEATURES, SRC_ID, 16, 12)
     FIELD(TE_INST_FEATURES, SRC_BITS, 28, 4)
@@ -113,6 +114,7 @@ typedef struct TETimestamp {
 /* trTeInstFeatures: SrcBits is legalized on its own. */
 #define TE_INST_FEATURES_RW \
     (R_TE_INST_FEATURES_NO_ADDR_DIFF_MASK | \
+     R_TE_INST_FEATURES_EN_BRANCH_PREDICTION_MASK | \
      R_TE_INST_FEATURES_EN_JUMP_TARGET_CACHE_MASK | \
      R_TE_INST_FEATURES_SRC_ID_MASK)
 #define TE_CONTROL_DEFAULT \
@@ -137,6 +139,7 @@ struct RISCVTraceEncoder {
     uint8_t reset_srcbits;
     bool reset_no_addr_diff;
     bool reset_jump_cache;
+    bool reset_branch_pred;
     uint8_t start_sync_mode;
     uint8_t start_sync_max;
     bool start;
@@ -175,9 +178,13 @@ static const ETraceParams te_params = {
     .iaddress_lsb = 1,
     .privilege_width = 3,
     .ecause_width = 6,
-    /* format 0 subformats 0 and 1; a 64-entry jump target cache */
+    /*
+     * format 0 subformats 0 and 1; a 64-entry jump target cache and
+     * branch predictor
+     */
     .f0s_width = 1,
     .cache_size = ETRACE_JTC_MAX_BITS,
+    .bpred_size = ETRACE_BPRED_MAX_BITS,
 };
 
 /* The counter when the clock reads @clock (not before the anchor). */
@@ -226,6 +233,8 @@ static void te_config(RISCVTraceEncoder *s, ETraceEncConfig *cfg)
                                    NO_ADDR_DIFF),
         .jump_cache = FIELD_EX32(s->inst_features, TE_INST_FEATURES,
                                  EN_JUMP_TARGET_CACHE),
+        .branch_pred = FIELD_EX32(s->inst_features, TE_INST_FEATURES,
+                                  EN_BRANCH_PREDICTION),
         .sync_mode = FIELD_EX32(s->control, TE_CONTROL, INST_SYNC_MODE),
         .sync_max = FIELD_EX32(s->control, TE_CONTROL, INST_SYNC_MAX),
     };
@@ -750,6 +759,8 @@ static void te_reset_hold(Object *obj, ResetType type)
                                   NO_ADDR_DIFF, s->reset_no_addr_diff);
     s->inst_features = FIELD_DP32(s->inst_features, TE_INST_FEATURES,
                                   EN_JUMP_TARGET_CACHE, s->reset_jump_cache);
+    s->inst_features = FIELD_DP32(s->inst_features, TE_INST_FEATURES,
+                                  EN_BRANCH_PREDICTION, s->reset_branch_pred);
     s->inst_features = FIELD_DP32(s->inst_features, TE_INST_FEATURES, SRC_ID,
                                   s->reset_srcid);
     s->inst_features = FIELD_DP32(s->inst_features, TE_INST_FEATURES,
@@ -970,6 +981,39 @@ static const VMStateDescription vmstate_te_jtc = {
     }
 };
 
+static bool bp_needed(void *opaque)
+{
+    RISCVTraceEncoder *s = opaque;
+
+    return s->enc.cfg.branch_pred || s->enc.bp_on;
+}
+
+static int bp_post_load(void *opaque, int version_id)
+{
+    RISCVTraceEncoder *s = opaque;
+
+    return s->enc.pbc > UINT64_C(0xffffffff) + ETRACE_MAX_BRANCHES ?
+           -EINVAL : 0;
+}
+
+static const VMStateDescription vmstate_te_bp = {
+    .name = TYPE_RISCV_TRACE_ENCODER "/branch-prediction",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .needed = bp_needed,
+    .post_load = bp_post_load,
+    .fields = (const VMStateField[]) {
+        VMSTATE_BOOL(enc.cfg.branch_pred, RISCVTraceEncoder),
+        VMSTATE_UINT8_ARRAY(enc.bp, RISCVTraceEncoder,
+                            1 << ETRACE_BPRED_MAX_BITS),
+        VMSTATE_UINT64(enc.pbc, RISCVTraceEncoder),
+        VMSTATE_BOOL(enc.bp_fail, RISCVTraceEncoder),
+        VMSTATE_BOOL(enc.bp_all, RISCVTraceEncoder),
+        VMSTATE_BOOL(enc.bp_on, RISCVTraceEncoder),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
 static bool filters_needed(void *opaque)
 {
     RISCVTraceEncoder *s = opaque;
@@ -1038,6 +1082,7 @@ static const VMStateDescription vmstate_te = {
         &vmstate_te_ts,
         &vmstate_te_filters,
         &vmstate_te_jtc,
+        &vmstate_te_bp,
         NULL
     }
 };
@@ -1054,6 +1099,9 @@ static const Property te_properties[] = {
     /* trTeInstNoAddrDiff after reset (the spec leaves it undefined) */
     DEFINE_PROP_BOOL("no-addr-diff", RISCVTraceEncoder, reset_no_addr_diff,
                      false),
+    /* trTeInstEnBranchPrediction after reset */
+    DEFINE_PROP_BOOL("branch-prediction", RISCVTraceEncoder,
+                     reset_branch_pred, false),
     /* trTeInstEnJumpTargetCache after reset */
     DEFINE_PROP_BOOL("jump-target-cache", RISCVTraceEncoder,
                      reset_jump_cache, false),

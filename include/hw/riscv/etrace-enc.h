@@ -31,8 +31,9 @@
 #define ETRACE_SYNC_MODE_PACKETS    1
 #define ETRACE_SYNC_MODE_HALFWORDS  3
 
-/* The largest jump target cache: 2^6 entries. */
+/* The largest jump target cache and branch predictor: 2^6 entries. */
 #define ETRACE_JTC_MAX_BITS         6
+#define ETRACE_BPRED_MAX_BITS       6
 
 /**
  * ETraceEncConfig: run-time options
@@ -42,6 +43,9 @@
  * @jump_cache: report the target of an uninferable jump by its jump
  *              target cache entry when it is there (format 0.1,
  *              trTeInstEnJumpTargetCache; needs params.cache_size)
+ * @branch_pred: count the branches a predictor foresees instead of
+ *               mapping them, from 31 on (format 0.0,
+ *               trTeInstEnBranchPrediction; needs params.bpred_size)
  * @sync_mode: ETRACE_SYNC_MODE_*
  * @sync_max: trTeInstSyncMax: resync after 2^(sync_max + 4) units
  */
@@ -49,6 +53,7 @@ typedef struct ETraceEncConfig {
     ETraceParams params;
     bool full_address;
     bool jump_cache;
+    bool branch_pred;
     uint8_t sync_mode;
     uint8_t sync_max;
 } ETraceEncConfig;
@@ -108,6 +113,19 @@ typedef struct ETraceEnc {
      */
     uint64_t jtc[1 << ETRACE_JTC_MAX_BITS];
     uint64_t jtc_valid;
+
+    /*
+     * The branch predictor; the branches it foresaw since the last
+     * packet, once 31 of them in a row made a full map (0 otherwise); the
+     * branch of the held row failed the prediction while counting; all
+     * the branches in the map were foreseen.
+     */
+    uint8_t bp[1 << ETRACE_BPRED_MAX_BITS];
+    uint64_t pbc;
+    bool bp_fail;
+    bool bp_all;
+    /* branch_pred as of the last synchronisation packet */
+    bool bp_on;
 
     /* Periodic resync: packets or half-words since the last sync. */
     uint32_t resync_count;

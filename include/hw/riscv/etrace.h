@@ -28,6 +28,11 @@
 #define ETRACE_EXT_BRANCH_COUNT     0
 #define ETRACE_EXT_JUMP_CACHE       1
 
+/* Format 0.0 branch_fmt: no address; address; address of a failed branch */
+#define ETRACE_BFMT_NO_ADDR         0
+#define ETRACE_BFMT_ADDR            2
+#define ETRACE_BFMT_ADDR_FAIL       3
+
 /* Support packet qual_status. */
 #define ETRACE_QUAL_NO_CHANGE       0
 #define ETRACE_QUAL_ENDED_REP       1
@@ -75,6 +80,25 @@
 /* A branch map holds at most this many outcomes. */
 #define ETRACE_MAX_BRANCHES         31
 
+/*
+ * An entry of the branch predictor (E-Trace "Branch prediction mode"):
+ * bit 1 the prediction (1 = taken), bit 0 the last outcome.  00 and 01
+ * predict not taken, 11 and 10 taken; a prediction changes after two
+ * failures: 00 -> 01 on a failure, 01 -> 00 on a success, else 11; 11 ->
+ * 10 on a failure, 10 -> 11 on a success, else 00.  Takes the outcome,
+ * returns the prediction.
+ */
+static inline bool etrace_bpred_update(uint8_t *state, bool taken)
+{
+    static const uint8_t next[4][2] = {
+        { 0, 1 }, { 0, 3 }, { 0, 3 }, { 2, 3 },
+    };
+    bool predicted = *state >> 1;
+
+    *state = next[*state & 3][taken];
+    return predicted;
+}
+
 /* Encapsulation: payload length field (5 bits) and the largest packet. */
 #define ETRACE_PAYLOAD_MAX_BYTES    31
 #define ETRACE_SRCID_MAX_BITS       16
@@ -89,9 +113,10 @@
  * ETraceParams: the discoverable parameters a decoder needs
  * (discovery.adoc): widths of the address, privilege and ecause fields,
  * the number of address bits that are always 0, the width of the format
- * 0 subformat field (f0s_width) and the jump target cache's size
- * (2^cache_size_p entries; 0: none).  This implementation has no context,
- * time, return stack or branch predictor fields.
+ * 0 subformat field (f0s_width), the jump target cache's size
+ * (2^cache_size_p entries; 0: none) and the branch predictor's
+ * (2^bpred_size_p entries; 0: none).  This implementation has no context,
+ * time or return stack fields.
  */
 typedef struct ETraceParams {
     uint8_t iaddress_width;
@@ -100,6 +125,7 @@ typedef struct ETraceParams {
     uint8_t ecause_width;
     uint8_t f0s_width;
     uint8_t cache_size;
+    uint8_t bpred_size;
 } ETraceParams;
 
 /**
@@ -118,6 +144,9 @@ typedef struct ETraceTeInst {
     uint8_t subformat;
     /* format 0.1: the jump target cache entry of the address */
     uint8_t index;
+    /* format 0.0: correctly predicted branches - 31, ETRACE_BFMT_* */
+    uint32_t branch_count;
+    uint8_t branch_fmt;
     /* formats 3.0 and 3.1 */
     bool branch;
     uint8_t privilege;
