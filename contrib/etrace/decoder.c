@@ -116,6 +116,27 @@ static void set_pc(EtdDecoder *d, uint64_t pc, EtdBlock *b)
     d->pc = pc;
     d->blk = b;
     d->idx = 0;
+    d->seq_rd = 0;
+}
+
+/*
+ * The target of the jalr, c.jr or c.jalr ending @b, at pc, when it is
+ * sequentially inferable: the instruction retired just before it loaded
+ * its rs1 with a constant.
+ */
+static bool seq_target(const EtdDecoder *d, const EtdBlock *b, uint64_t *to)
+{
+    uint8_t rd = d->idx ? b->prev_const_rd : d->seq_rd;
+    uint64_t value = d->idx ? b->prev_const : d->seq_value;
+
+    if (!d->sij_on || !b->jump_rs1 || rd != b->jump_rs1) {
+        return false;
+    }
+    *to = (value + b->jump_imm) & ~(uint64_t)1;
+    if (etd_image_rv32(d->img)) {
+        *to &= 0xffffffff;
+    }
+    return true;
 }
 
 /* The conditions of a format 1 or 2 packet, as signalled. */
@@ -287,10 +308,14 @@ static bool follow(EtdDecoder *d, const EtdStop *s, GError **errp)
             to = b->last + b->last_size;
             next = successor(d, &b->next_seq, to);
             break;
-        case ETD_END_XRET:
-            xret = true;
-            /* fall through */
         case ETD_END_UNINF:
+            if (seq_target(d, b, &to)) {
+                next = etd_image_block(d->img, to);
+                break;
+            }
+            /* fall through */
+        case ETD_END_XRET:
+            xret = b->end == ETD_END_XRET;
             if (d->stop_at_last_branch || d->stop_at_fail) {
                 ETD_ERROR(errp, "uninferable jump at 0x%" PRIx64 " before "
                           "the last branch a packet reports", d->pc);
@@ -322,6 +347,11 @@ static bool follow(EtdDecoder *d, const EtdStop *s, GError **errp)
             return false;
         }
         set_pc(d, to, next);
+        if (b->end == ETD_END_SEQ) {
+            /* The instruction retired before pc is b's last. */
+            d->seq_rd = b->last_const_rd;
+            d->seq_value = b->last_const;
+        }
         priv = t->format == ETRACE_FMT_SYNC && (uninf || to == d->address) ?
                t->privilege : d->privilege;
         report(d, priv);
@@ -466,6 +496,7 @@ static bool sync_packet(EtdDecoder *d, const ETraceTeInst *t, GError **errp)
     d->jtc_valid = 0;
     d->jtc_stale = false;
     d->bp_on = d->ioptions & ETRACE_IOPT_BRANCH_PREDICTION;
+    d->sij_on = d->ioptions & ETRACE_IOPT_SEQ_JUMP;
     d->bp_stale = false;
     memset(d->bp, 1, sizeof(d->bp));
     return true;

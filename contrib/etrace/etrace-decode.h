@@ -38,6 +38,18 @@ struct EtdBlock {
     uint8_t last_size;
     uint8_t end;            /* EtdEnd */
     bool call;              /* the last instruction links (x1/x5) */
+    /*
+     * Sequentially inferable jumps: ETD_END_UNINF by a jalr, c.jr or
+     * c.jalr: its rs1 and offset; the register the instruction before it
+     * in the block loads with a constant (lui, c.lui, auipc), and the
+     * value; the same of the last instruction (a block cut after it).
+     */
+    uint8_t jump_rs1;
+    int32_t jump_imm;
+    uint8_t prev_const_rd;
+    uint64_t prev_const;
+    uint8_t last_const_rd;
+    uint64_t last_const;
 };
 
 /* One instruction, as etd_image_insn() decodes it. */
@@ -47,6 +59,10 @@ typedef struct EtdInsn {
     uint8_t end;            /* EtdEnd; ETD_END_SEQ when it falls through */
     bool call;
     bool trap_insn;         /* ecall, ebreak, c.ebreak */
+    uint8_t const_rd;       /* lui, c.lui, auipc: rd, and the value */
+    uint64_t const_value;
+    uint8_t jump_rs1;       /* jalr, c.jr, c.jalr: rs1, and the offset */
+    int32_t jump_imm;
 } EtdInsn;
 
 typedef struct EtdImage EtdImage;
@@ -96,6 +112,7 @@ const char *etd_image_symbolize(EtdImage *img, uint64_t pc, char *buf,
 
 /* Code of 32-bit harts: c.jal rather than c.addiw. */
 void etd_image_set_rv32(EtdImage *img, bool rv32);
+bool etd_image_rv32(const EtdImage *img);
 
 #define ETD_EPC_UNKNOWN UINT64_MAX
 #define ETD_NO_PC       UINT64_MAX
@@ -171,6 +188,15 @@ typedef struct EtdDecoder {
     bool stop_at_fail;
     bool bp_on;
     bool bp_stale;
+    /*
+     * Sequentially inferable jumps: on from one synchronisation to the
+     * next as the last support packet said; the register the instruction
+     * retired just before pc loaded with a constant, when it is in the
+     * block before pc's, and the value.
+     */
+    bool sij_on;
+    uint8_t seq_rd;
+    uint64_t seq_value;
     bool start_of_trace;
     bool stop_at_last_branch;
     bool inferred_address;

@@ -115,6 +115,11 @@ void etd_image_set_zc(EtdImage *img, bool zc)
     img->zc = zc;
 }
 
+bool etd_image_rv32(const EtdImage *img)
+{
+    return img->rv32;
+}
+
 void etd_image_set_rv32(EtdImage *img, bool rv32)
 {
     img->rv32 = rv32;
@@ -418,6 +423,55 @@ static EtdEnd classify(const EtdImage *img, uint32_t insn, unsigned size,
     return ETD_END_SEQ;
 }
 
+/*
+ * The operands sequentially inferable jumps need (E-Trace, "Jump
+ * classification and target inference"): the register lui, c.lui or
+ * auipc loads and its value; the source register and offset of jalr,
+ * c.jr, c.jalr.
+ */
+static void operands(const EtdImage *img, uint32_t insn, unsigned size,
+                     uint64_t pc, EtdInsn *out)
+{
+    unsigned rd = (insn >> 7) & 31;
+    uint64_t value;
+
+    if (size == 4) {
+        switch (insn & 0x7f) {
+        case 0x37:      /* lui */
+        case 0x17:      /* auipc */
+            value = sext(insn & 0xfffff000, 32);
+            if ((insn & 0x7f) == 0x17) {
+                value += pc;
+            }
+            out->const_rd = rd;
+            out->const_value = img->rv32 ? (uint32_t)value : value;
+            break;
+        case 0x67:      /* jalr */
+            out->jump_rs1 = (insn >> 15) & 31;
+            out->jump_imm = sext(insn >> 20, 12);
+            break;
+        }
+        return;
+    }
+    switch ((insn & 3) << 3 | (insn >> 13)) {
+    case 1 << 3 | 3:    /* c.lui (rd not 0 or 2), c.addi16sp */
+        if (rd != 0 && rd != 2) {
+            value = ((insn >> 12) & 1) << 17 | ((insn >> 2) & 31) << 12;
+            out->const_rd = rd;
+            out->const_value = sext(value, 18);
+            if (img->rv32) {
+                out->const_value = (uint32_t)out->const_value;
+            }
+        }
+        break;
+    case 2 << 3 | 4:    /* c.jr, c.jalr */
+        if (out->end == ETD_END_UNINF) {
+            out->jump_rs1 = rd;
+        }
+        break;
+    }
+}
+
 bool etd_image_insn(EtdImage *img, uint64_t pc, EtdInsn *out)
 {
     const uint8_t *p = code_at(img, pc, 2);
@@ -438,6 +492,7 @@ bool etd_image_insn(EtdImage *img, uint64_t pc, EtdInsn *out)
     }
     out->end = classify(img, insn, out->size, pc, &out->target, &out->call,
                         &out->trap_insn);
+    operands(img, insn, out->size, pc, out);
     return true;
 }
 
@@ -453,6 +508,10 @@ static EtdBlock *decode_block(EtdImage *img, uint64_t pc)
         if (insn.size == 2) {
             b->rvc |= UINT64_C(1) << b->count;
         }
+        b->prev_const_rd = b->last_const_rd;
+        b->prev_const = b->last_const;
+        b->last_const_rd = insn.const_rd;
+        b->last_const = insn.const_value;
         b->count++;
         b->last = at;
         b->last_size = insn.size;
@@ -460,6 +519,8 @@ static EtdBlock *decode_block(EtdImage *img, uint64_t pc)
         if (insn.end != ETD_END_SEQ) {
             b->target = insn.target;
             b->call = insn.call;
+            b->jump_rs1 = insn.end == ETD_END_UNINF ? insn.jump_rs1 : 0;
+            b->jump_imm = insn.jump_imm;
             break;
         }
         at += insn.size;

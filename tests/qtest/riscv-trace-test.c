@@ -155,14 +155,15 @@ static void test_encoder_registers(void)
                     ACTIVE | EMPTY | INST_MODE(7) | SYNC_MODE(0));
 
     /*
-     * trTeInstFeatures: NoAddrDiff, EnBranchPrediction (4),
-     * EnJumpTargetCache (5), SrcID (12 bits) and SrcBits (0-12) are
-     * implemented; the other compression modes read 0.  The reset value
-     * carries the hart's srcID, 8 bits wide with two harts.
+     * trTeInstFeatures: NoAddrDiff, EnSequentialJump (2),
+     * EnBranchPrediction (4), EnJumpTargetCache (5), SrcID (12 bits) and
+     * SrcBits (0-12) are implemented; the other compression modes read 0.
+     * The reset value carries the hart's srcID, 8 bits wide with two
+     * harts.
      */
     g_assert_cmphex(rd(qts, ENCODER1 + INST_FEATURES), ==, 0x80010000);
     wr(qts, ENCODER0 + INST_FEATURES, 0xffffffff);
-    g_assert_cmphex(rd(qts, ENCODER0 + INST_FEATURES), ==, 0xcfff0031);
+    g_assert_cmphex(rd(qts, ENCODER0 + INST_FEATURES), ==, 0xcfff0035);
     wr(qts, ENCODER0 + INST_FEATURES, 0x5abc0000);
     g_assert_cmphex(rd(qts, ENCODER0 + INST_FEATURES), ==, 0x5abc0000);
     wr(qts, ENCODER0 + INST_FEATURES, 0);

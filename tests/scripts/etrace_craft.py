@@ -4,7 +4,7 @@
 
 Packets are laid out field by field, LSB first, with the widths of
 docs/specs/riscv-trace.rst (64-bit addresses, iaddress_lsb 1, 3-bit
-privilege, 6-bit ecause, support packet 1/5/1/1/4), and framed with an
+privilege, 6-bit ecause, support packet 1/6/1/1/4), and framed with an
 Encapsulation header; payloads are not sign-compressed (a decoder
 sign-extends either way).
 
@@ -65,7 +65,7 @@ def frame(payload, srcid=None, srcid_bits=0, time=None):
 
 def support(qual=0, ioptions=0):
     f = Fields().put(3, 2).put(3, 2).put(1, 1).put(0, 1).put(qual, 2)
-    return f.put(ioptions, 5).put(0, 1).put(0, 1).put(0, 4).payload()
+    return f.put(ioptions, 6).put(0, 1).put(0, 1).put(0, 4).payload()
 
 
 def start(addr, priv=3, branch=1):

@@ -6,7 +6,7 @@ Reads what the PIB trace sink writes: Encapsulation 1.0 packets (header
 byte: length in bits 4:0, flow in 6:5, extend in 7), a srcID of
 SRCID_BITS bits, and a sign-compressed te_inst payload with the layout of
 docs/specs/riscv-trace.rst (64-bit addresses, lsb 1, 3-bit privilege,
-6-bit ecause, support packet 1/5/1/1/4).  Null bytes (synchronisation
+6-bit ecause, support packet 1/6/1/1/4).  Null bytes (synchronisation
 sequences) are skipped.  This is a packet reader for the tests; it does
 not follow the program (the decoder does).
 
@@ -61,7 +61,7 @@ def parse_te_inst(payload, skip=0):
             p['ienable'] = b.get(1)
             p['encoder_mode'] = b.get(1)
             p['qual_status'] = b.get(2)
-            p['ioptions'] = b.get(5)
+            p['ioptions'] = b.get(6)
             p['denable'], p['dloss'] = b.get(1), b.get(1)
             p['doptions'] = b.get(4)
         elif p['subformat'] in (0, 1):

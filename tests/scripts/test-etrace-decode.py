@@ -336,6 +336,28 @@ def main():
              'branch prediction was off at the last synchronisation',
              images=bp_img)
 
+        # sequentially inferable jumps (ioptions bit 5), at 0x1000 where
+        # lui and c.lui reach: lui t1, 2; jalr x0, 0x10(t1) -> 0x2010;
+        # c.lui t2, 3; c.jr t2 -> 0x3000; j . there.  A format 2 for 0x3000
+        # is the first packet after the start: both jumps are followed
+        # as inferable; without the option, the jalr goes to 0x3000
+        sij = bytearray(0x2004)
+        sij[0:8] = bytes.fromhex('37230000 67000301'.replace(' ', ''))
+        sij[0x1010:0x1014] = bytes.fromhex('8d638283')
+        sij[0x2000:0x2004] = bytes.fromhex('6f000000')
+        sij_code = os.path.join(tmp, 'sij.bin')
+        with open(sij_code, 'wb') as f:
+            f.write(sij)
+        sij_img = ['--bin', f'{sij_code}@0x1000']
+        for name, opts, want_flow in [
+                ('sequential-jumps', 32,
+                 [0x1000, 0x1004, 0x2010, 0x2012, 0x3000]),
+                ('sequential-jumps-off', 0, [0x1000, 0x1004, 0x3000])]:
+            case(name, c.stream([c.support(ioptions=opts), c.start(0x1000),
+                                 c.addr_only(0x2000 >> 1),
+                                 c.support(qual=1)]),
+                 0, want_flow, images=sij_img)
+
         # command line errors
         for name, args, msg in [
                 ('no-image', [], 'no program image'),

@@ -102,7 +102,7 @@ static void test_spec_example_bytes(void)
 
 /*
  * Support packet: format 11, subformat 11, ienable, encoder_mode (1 bit),
- * qual_status (2), ioptions (5), denable, dloss, doptions (4): 19 bits.
+ * qual_status (2), ioptions (6), denable, dloss, doptions (4): 20 bits.
  */
 static void test_support(void)
 {
@@ -117,6 +117,9 @@ static void test_support(void)
     /* ioptions bit 2 (full address) is payload bit 10 */
     t.ioptions = ETRACE_IOPT_FULL_ADDRESS;
     check_payload(&rv64, &t, "1f 04");
+    /* bit 5 (sequentially inferable jumps) payload bit 13 */
+    t.ioptions = ETRACE_IOPT_SEQ_JUMP;
+    check_payload(&rv64, &t, "1f 20");
     /* ienable 0, qual_status ended_rep: bits 0-3 and 6 */
     t.ioptions = 0;
     t.ienable = false;
@@ -219,8 +222,8 @@ static void test_compressed_bits(void)
     };
 
     etrace_te_inst_pack(&b, &rv64, &t);
-    g_assert_cmpuint(b.len, ==, 19);
-    /* bits 5-18 are 0: bits 0-4 kept plus one 0 */
+    g_assert_cmpuint(b.len, ==, 20);
+    /* bits 5-19 are 0: bits 0-4 kept plus one 0 */
     g_assert_cmpuint(etrace_compressed_bits(&b), ==, 6);
 }
 
@@ -386,14 +389,16 @@ static void trp(bool interrupt, uint8_t ecause, uint64_t tval, uint64_t epc,
                     clock_now);
 }
 
-static void setup_opts(bool full_address, uint8_t sync_mode,
-                       uint8_t sync_max, bool jump_cache, bool branch_pred)
+static void setup_cfg(bool full_address, uint8_t sync_mode,
+                      uint8_t sync_max, bool jump_cache, bool branch_pred,
+                      bool sijump)
 {
     ETraceEncConfig cfg = {
         .params = rv64,
         .full_address = full_address,
         .jump_cache = jump_cache,
         .branch_pred = branch_pred,
+        .sijump = sijump,
         .sync_mode = sync_mode,
         .sync_max = sync_max,
     };
@@ -408,6 +413,13 @@ static void setup_opts(bool full_address, uint8_t sync_mode,
     rec.params = rv64;
     etrace_enc_init(&enc, &cfg, record, &rec);
     etrace_enc_start(&enc);
+}
+
+static void setup_opts(bool full_address, uint8_t sync_mode,
+                       uint8_t sync_max, bool jump_cache, bool branch_pred)
+{
+    setup_cfg(full_address, sync_mode, sync_max, jump_cache, branch_pred,
+              false);
 }
 
 static void setup(bool full_address, uint8_t sync_mode, uint8_t sync_max)
@@ -1108,6 +1120,75 @@ static void test_enc_branch_count_address(void)
     expect(want);
 }
 
+/*
+ * Sequentially inferable jumps: the jalr at 0x1004 after the auipc that
+ * loaded its register is inferable, its target 0x2000 goes unreported
+ * (the stop reports it as the last instruction: ended_rep).  When a
+ * synchronisation packet reports the jalr itself, it stays uninferable:
+ * its target is reported (ended_ntr).
+ */
+static void test_enc_sijump(void)
+{
+    static const char *const want[] = {
+        "S ie=1 q=0 o=32",
+        "F3.0 b=1 p=3 a=800",
+        "F2 a=800 s=000",                   /* 0x2000 - 0x1000, the stop */
+        "S ie=0 q=1 o=32",
+        NULL
+    };
+    static const char *const at_sync[] = {
+        "S ie=1 q=0 o=32",
+        "F3.0 b=1 p=3 a=802",
+        "F2 a=7fe s=000",                   /* 0x2000 - 0x1004 */
+        "S ie=0 q=3 o=32",
+        NULL
+    };
+
+    setup_cfg(false, ETRACE_SYNC_MODE_OFF, 0, false, false, true);
+    blk(0x1000, 4, 0x1004, 4, 2, M);
+    etrace_enc_set_itype(&enc, 0x1004, ETRACE_ITYPE_UNINF_JUMP);
+    etrace_enc_set_sijump(&enc, 0x1004);
+    blk(0x2000, 4, 0x2000, 4, 1, M);
+    etrace_enc_stop(&enc, false);
+    expect(want);
+
+    setup_cfg(false, ETRACE_SYNC_MODE_OFF, 0, false, false, true);
+    insn(0x1004, ETRACE_ITYPE_UNINF_JUMP, M);
+    etrace_enc_set_sijump(&enc, 0x1004);
+    blk(0x2000, 4, 0x2000, 4, 1, M);
+    etrace_enc_stop(&enc, false);
+    expect(at_sync);
+}
+
+/*
+ * Options changed while branches are pending: the support packet says so
+ * and the branches go out with the next packet that reports them.
+ */
+static void test_enc_configure_keeps_branches(void)
+{
+    static const char *const want[] = {
+        "S ie=1 q=0 o=0",
+        "F3.0 b=1 p=3 a=800",
+        "S ie=1 q=0 o=8",
+        "F1 n=2 m=2 a=800 s=000",           /* 0x2000 - 0x1000 */
+        "S ie=0 q=3 o=8",
+        NULL
+    };
+    ETraceEncConfig cfg;
+
+    setup(false, ETRACE_SYNC_MODE_OFF, 0);
+    cfg = enc.cfg;
+    blk(0x1000, 4, 0x1000, 4, 1, M);
+    insn(0x1004, ETRACE_ITYPE_T_BRANCH, M);
+    insn(0x1004, ETRACE_ITYPE_NT_BRANCH, M);
+    cfg.jump_cache = true;
+    etrace_enc_configure(&enc, &cfg);
+    insn(0x1008, ETRACE_ITYPE_UNINF_JUMP, M);
+    blk(0x2000, 4, 0x2000, 4, 1, M);
+    etrace_enc_stop(&enc, false);
+    expect(want);
+}
+
 /* ---- filters and comparators ---- */
 
 #define FILTER(i, reg)  (ETRACE_FILTER_BASE + 0x20 * (i) + (reg))
@@ -1399,6 +1480,9 @@ int main(int argc, char **argv)
     g_test_add_func("/etrace/enc/jump-cache-shorter",
                     test_enc_jump_cache_shorter);
     g_test_add_func("/etrace/packet/branch-count", test_branch_count_packet);
+    g_test_add_func("/etrace/enc/sijump", test_enc_sijump);
+    g_test_add_func("/etrace/enc/configure-keeps-branches",
+                    test_enc_configure_keeps_branches);
     g_test_add_func("/etrace/enc/branch-prediction",
                     test_enc_branch_prediction);
     g_test_add_func("/etrace/enc/branch-count-address",

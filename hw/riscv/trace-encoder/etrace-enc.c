@@ -143,7 +143,8 @@ static uint8_t ioptions(const ETraceEncConfig *cfg)
 {
     return (cfg->full_address ? ETRACE_IOPT_FULL_ADDRESS : 0) |
            (cfg->jump_cache ? ETRACE_IOPT_JUMP_TARGET_CACHE : 0) |
-           (cfg->branch_pred ? ETRACE_IOPT_BRANCH_PREDICTION : 0);
+           (cfg->branch_pred ? ETRACE_IOPT_BRANCH_PREDICTION : 0) |
+           (cfg->sijump ? ETRACE_IOPT_SEQ_JUMP : 0);
 }
 
 /*
@@ -201,6 +202,7 @@ static void sync_done(ETraceEnc *e, const ETraceRow *r)
      * Branch prediction starts and stops here: the decoder updates its
      * predictor as it follows, which may be after a support packet.
      */
+    e->sij_on = e->cfg.sijump;
     e->bp_on = e->cfg.branch_pred;
     if (e->bp_on) {
         bp_reset(e);
@@ -293,6 +295,7 @@ static void send_start(ETraceEnc *e, const ETraceRow *r)
     send_packet(e, &t);
     sync_done(e, r);
     e->cur_reported = true;
+    e->cur_synced = true;
 }
 
 /* @r is reported with the trap of @exc. */
@@ -315,6 +318,7 @@ static void send_trap(ETraceEnc *e, const ETraceRow *r,
     send_packet(e, &t);
     sync_done(e, r);
     e->cur_reported = thaddr;
+    e->cur_synced = thaddr;
 }
 
 /* Format 1 or 2: the address of @r, with the branches before it. */
@@ -493,6 +497,26 @@ static void etrace_enc_decide_slow(ETraceEnc *e, const ETraceRow *next,
     }
 }
 
+/* The inferable itype a sequentially inferable jump becomes. */
+static uint8_t sij_itype(uint8_t itype)
+{
+    return itype == ETRACE_ITYPE_UNINF_CALL ? ETRACE_ITYPE_INF_CALL :
+           itype == ETRACE_ITYPE_UNINF_JUMP ? ETRACE_ITYPE_INF_JUMP :
+           ETRACE_ITYPE_OTHER_INF;
+}
+
+/*
+ * After the packets of the held row: a sequentially inferable jump is
+ * inferable but where a synchronisation packet reported it (a decoder
+ * then does not know the instruction before it).
+ */
+static inline void sij_resolve(ETraceEnc *e)
+{
+    if (unlikely(e->cur.sijump) && e->sij_on && !e->cur_synced) {
+        e->cur.itype = sij_itype(e->cur.itype);
+    }
+}
+
 /*
  * The bookkeeping of the held row @cur that comes before any decision:
  * its branch outcome, the half-words it retired, the end of a trap
@@ -504,6 +528,7 @@ static inline void etrace_enc_account(ETraceEnc *e)
 
     e->cur_reported = false;
     e->cur_reported_updiscon = false;
+    e->cur_synced = false;
     if (unlikely(e->bp_on) &&
         (uint8_t)(cur->itype - ETRACE_ITYPE_NT_BRANCH) < 2) {
         bool taken = cur->itype == ETRACE_ITYPE_T_BRANCH;
@@ -568,9 +593,11 @@ static inline void etrace_enc_decide(ETraceEnc *e, const ETraceRow *next)
         if (unlikely(branches_due(e))) {
             send_branches(e);
         }
+        sij_resolve(e);
         return;
     }
     etrace_enc_decide_slow(e, next, trap_reported);
+    sij_resolve(e);
 }
 
 void etrace_enc_init(ETraceEnc *e, const ETraceEncConfig *cfg,
@@ -747,18 +774,21 @@ void etrace_enc_block(ETraceEnc *e, uint64_t first, unsigned first_size,
      * only by its type).
      */
     if (likely(etrace_enc_steady(e, priv))) {
-        uint8_t itype = e->cur.itype;
+        uint8_t itype;
 
         etrace_enc_account(e);
         if (likely(!resync_near(e))) {
             if (unlikely(branches_due(e))) {
                 send_branches(e);
             }
+            sij_resolve(e);
+            itype = e->cur.itype;
             /* The block's first row is now the held one. */
             e->prev.itype = itype;
             e->cur.addr = first;
             e->cur.time = first_time;
             e->cur.itype = ETRACE_ITYPE_NONE;
+            e->cur.sijump = false;
             e->cur.halfwords = 0;
             if (count > 1 && likely(!resync_near_after_packet(e))) {
                 if (itype_is_updiscon(itype)) {
@@ -783,6 +813,7 @@ void etrace_enc_block(ETraceEnc *e, uint64_t first, unsigned first_size,
             }
         } else {
             etrace_enc_decide_slow(e, &r, false);
+            sij_resolve(e);
             e->prev = e->cur;
             e->cur = r;
         }
@@ -823,6 +854,13 @@ void etrace_enc_set_itype(ETraceEnc *e, uint64_t addr, uint8_t itype)
 {
     if (e->have_cur && e->cur.retired && e->cur.addr == addr) {
         e->cur.itype = itype;
+    }
+}
+
+void etrace_enc_set_sijump(ETraceEnc *e, uint64_t addr)
+{
+    if (e->have_cur && e->cur.retired && e->cur.addr == addr) {
+        e->cur.sijump = true;
     }
 }
 

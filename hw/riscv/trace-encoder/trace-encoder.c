@@ -63,6 +63,7 @@ REG32(TE_IMPL, 0x004)
     FIELD(TE_IMPL, PROTOCOL_MINOR, 20, 4)
 REG32(TE_INST_FEATURES, 0x008)
     FIELD(TE_INST_FEATURES, NO_ADDR_DIFF, 0, 1)
+    FIELD(TE_INST_FEATURES, EN_SEQUENTIAL_JUMP, 2, 1)
     FIELD(TE_INST_FEATURES, EN_BRANCH_PREDICTION, 4, 1)
     FIELD(TE_INST_FEATURES, EN_JUMP_TARGET_CACHE, 5, 1)
     FIELD(TE_INST_FEATURES, SRC_ID, 16, 12)
@@ -114,6 +115,7 @@ typedef struct TETimestamp {
 /* trTeInstFeatures: SrcBits is legalized on its own. */
 #define TE_INST_FEATURES_RW \
     (R_TE_INST_FEATURES_NO_ADDR_DIFF_MASK | \
+     R_TE_INST_FEATURES_EN_SEQUENTIAL_JUMP_MASK | \
      R_TE_INST_FEATURES_EN_BRANCH_PREDICTION_MASK | \
      R_TE_INST_FEATURES_EN_JUMP_TARGET_CACHE_MASK | \
      R_TE_INST_FEATURES_SRC_ID_MASK)
@@ -140,6 +142,9 @@ struct RISCVTraceEncoder {
     bool reset_no_addr_diff;
     bool reset_jump_cache;
     bool reset_branch_pred;
+    bool reset_sijump;
+    /* The hart's env->cf.const_rd, migrated with the encoder. */
+    uint32_t cf_const_rd;
     uint8_t start_sync_mode;
     uint8_t start_sync_max;
     bool start;
@@ -235,6 +240,8 @@ static void te_config(RISCVTraceEncoder *s, ETraceEncConfig *cfg)
                                  EN_JUMP_TARGET_CACHE),
         .branch_pred = FIELD_EX32(s->inst_features, TE_INST_FEATURES,
                                   EN_BRANCH_PREDICTION),
+        .sijump = FIELD_EX32(s->inst_features, TE_INST_FEATURES,
+                             EN_SEQUENTIAL_JUMP),
         .sync_mode = FIELD_EX32(s->control, TE_CONTROL, INST_SYNC_MODE),
         .sync_max = FIELD_EX32(s->control, TE_CONTROL, INST_SYNC_MAX),
     };
@@ -375,6 +382,7 @@ static uint32_t te_needs(CPURISCVState *env, void *opaque)
         return 0;
     }
     return (etrace_filter_per_insn(&s->filter) ? RISCV_CF_NEED_STEP : 0) |
+           (s->enc.cfg.sijump ? RISCV_CF_NEED_SIJUMP : 0) |
            (s->encap.timestamp_bytes ? RISCV_CF_NEED_INSNS : 0) |
            RISCV_CF_NEED_BLOCKS |
            BIT(CTRDATA_TYPE_NONTAKEN_BRANCH) |
@@ -446,6 +454,9 @@ static void te_drain(CPURISCVState *env, void *opaque,
                 itype |= 1;
             }
             etrace_enc_set_itype(&s->enc, ev[i].src & mask, itype);
+            if (ev[i].info & RISCV_CF_EV_SEQ_INFERABLE) {
+                etrace_enc_set_sijump(&s->enc, ev[i].src & mask);
+            }
         }
     }
     if (timed) {
@@ -761,6 +772,8 @@ static void te_reset_hold(Object *obj, ResetType type)
                                   EN_JUMP_TARGET_CACHE, s->reset_jump_cache);
     s->inst_features = FIELD_DP32(s->inst_features, TE_INST_FEATURES,
                                   EN_BRANCH_PREDICTION, s->reset_branch_pred);
+    s->inst_features = FIELD_DP32(s->inst_features, TE_INST_FEATURES,
+                                  EN_SEQUENTIAL_JUMP, s->reset_sijump);
     s->inst_features = FIELD_DP32(s->inst_features, TE_INST_FEATURES, SRC_ID,
                                   s->reset_srcid);
     s->inst_features = FIELD_DP32(s->inst_features, TE_INST_FEATURES,
@@ -876,6 +889,7 @@ static const VMStateDescription vmstate_etrace_row = {
         VMSTATE_UINT8(ecause, ETraceRow),
         VMSTATE_BOOL(retired, ETraceRow),
         VMSTATE_BOOL(middle, ETraceRow),
+        VMSTATE_BOOL(sijump, ETraceRow),
         VMSTATE_END_OF_LIST()
     }
 };
@@ -977,6 +991,48 @@ static const VMStateDescription vmstate_te_jtc = {
         VMSTATE_UINT64_ARRAY(enc.jtc, RISCVTraceEncoder,
                              1 << ETRACE_JTC_MAX_BITS),
         VMSTATE_UINT64(enc.jtc_valid, RISCVTraceEncoder),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
+static bool sij_needed(void *opaque)
+{
+    RISCVTraceEncoder *s = opaque;
+
+    return s->enc.cfg.sijump || s->enc.sij_on;
+}
+
+static int sij_pre_save(void *opaque)
+{
+    RISCVTraceEncoder *s = opaque;
+
+    /* A block that ended with a lui or auipc, for the next one's jalr. */
+    s->cf_const_rd = s->cpu->env.cf.const_rd;
+    return 0;
+}
+
+static int sij_post_load(void *opaque, int version_id)
+{
+    RISCVTraceEncoder *s = opaque;
+
+    if (s->cf_const_rd >= 32) {
+        return -EINVAL;
+    }
+    s->cpu->env.cf.const_rd = s->cf_const_rd;
+    return 0;
+}
+
+static const VMStateDescription vmstate_te_sij = {
+    .name = TYPE_RISCV_TRACE_ENCODER "/sequential-jumps",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .needed = sij_needed,
+    .pre_save = sij_pre_save,
+    .post_load = sij_post_load,
+    .fields = (const VMStateField[]) {
+        VMSTATE_BOOL(enc.cfg.sijump, RISCVTraceEncoder),
+        VMSTATE_BOOL(enc.sij_on, RISCVTraceEncoder),
+        VMSTATE_UINT32(cf_const_rd, RISCVTraceEncoder),
         VMSTATE_END_OF_LIST()
     }
 };
@@ -1083,6 +1139,7 @@ static const VMStateDescription vmstate_te = {
         &vmstate_te_filters,
         &vmstate_te_jtc,
         &vmstate_te_bp,
+        &vmstate_te_sij,
         NULL
     }
 };
@@ -1098,6 +1155,9 @@ static const Property te_properties[] = {
     DEFINE_PROP_BOOL("start", RISCVTraceEncoder, start, false),
     /* trTeInstNoAddrDiff after reset (the spec leaves it undefined) */
     DEFINE_PROP_BOOL("no-addr-diff", RISCVTraceEncoder, reset_no_addr_diff,
+                     false),
+    /* trTeInstEnSequentialJump after reset */
+    DEFINE_PROP_BOOL("sequential-jumps", RISCVTraceEncoder, reset_sijump,
                      false),
     /* trTeInstEnBranchPrediction after reset */
     DEFINE_PROP_BOOL("branch-prediction", RISCVTraceEncoder,

@@ -46,6 +46,8 @@
  * @branch_pred: count the branches a predictor foresees instead of
  *               mapping them, from 31 on (format 0.0,
  *               trTeInstEnBranchPrediction; needs params.bpred_size)
+ * @sijump: treat sequentially inferable jumps as inferable
+ *          (trTeInstEnSequentialJump)
  * @sync_mode: ETRACE_SYNC_MODE_*
  * @sync_max: trTeInstSyncMax: resync after 2^(sync_max + 4) units
  */
@@ -54,6 +56,7 @@ typedef struct ETraceEncConfig {
     bool full_address;
     bool jump_cache;
     bool branch_pred;
+    bool sijump;
     uint8_t sync_mode;
     uint8_t sync_max;
 } ETraceEncConfig;
@@ -72,6 +75,7 @@ typedef void ETraceEmitFn(void *opaque, const ETraceTeInst *t);
  * @halfwords: half-words retired that this row accounts for in
  *             half-word resync mode
  * @ecause, @tval: the trap of an itype 1 or 2 row
+ * @sijump: an uninferable jump whose target is sequentially inferable
  * @time: when it retired or trapped (a clock value the encoder passes
  *        on with the packets that report it)
  */
@@ -85,6 +89,7 @@ typedef struct ETraceRow {
     uint8_t ecause;
     bool retired;
     bool middle;
+    bool sijump;
 } ETraceRow;
 
 typedef struct ETraceEnc {
@@ -126,6 +131,10 @@ typedef struct ETraceEnc {
     bool bp_all;
     /* branch_pred as of the last synchronisation packet */
     bool bp_on;
+    /* sijump as of the last synchronisation packet */
+    bool sij_on;
+    /* A synchronisation packet reported @cur. */
+    bool cur_synced;
 
     /* Periodic resync: packets or half-words since the last sync. */
     uint32_t resync_count;
@@ -239,6 +248,16 @@ void etrace_enc_block(ETraceEnc *e, uint64_t first, unsigned first_size,
  * Ignored when the last row given is not at @addr.
  */
 void etrace_enc_set_itype(ETraceEnc *e, uint64_t addr, uint8_t itype);
+
+/**
+ * etrace_enc_set_sijump: the last row given, at @addr, is an uninferable
+ * jump whose source register the row before it loaded with a constant
+ * (lui, c.lui, auipc): with the option on, it is inferable unless a
+ * synchronisation packet reports it
+ * @e: encoder
+ * @addr: its address
+ */
+void etrace_enc_set_sijump(ETraceEnc *e, uint64_t addr);
 
 /**
  * etrace_enc_trap_return: the last row given is a trap return (xRET)

@@ -41,17 +41,22 @@
 
 /*
  * Support packet layout chosen for the implementation-defined fields:
- * encoder_mode 1 bit (0 = branch trace), ioptions 5 bits, doptions 4 bits
- * (the layout the spec's reference flow reads).
+ * encoder_mode 1 bit (0 = branch trace), ioptions 6 bits, doptions 4 bits
+ * (the layout the spec's reference flow reads, with one more option).
  */
 #define ETRACE_ENCODER_MODE_BITS    1
-#define ETRACE_IOPTIONS_BITS        5
+#define ETRACE_IOPTIONS_BITS        6
 #define ETRACE_DOPTIONS_BITS        4
 #define ETRACE_IOPT_IMPLICIT_RETURN     (1u << 0)
 #define ETRACE_IOPT_IMPLICIT_EXCEPTION  (1u << 1)
 #define ETRACE_IOPT_FULL_ADDRESS        (1u << 2)
 #define ETRACE_IOPT_JUMP_TARGET_CACHE   (1u << 3)
 #define ETRACE_IOPT_BRANCH_PREDICTION   (1u << 4)
+/*
+ * Not in the reference flow's layout, where it reads as denable (this
+ * encoder's denable, dloss and doptions are 0, and compressed away).
+ */
+#define ETRACE_IOPT_SEQ_JUMP            (1u << 5)
 
 /* Privilege codes (ingressPort.adoc, tab:priv). */
 #define ETRACE_PRIV_U               0

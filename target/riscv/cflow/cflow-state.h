@@ -61,6 +61,12 @@ typedef struct RISCVCFState {
      * consumer needs blocks; cleared by every trap).
      */
     uint32_t ebreak_len;
+    /*
+     * rd of the lui, c.lui or auipc that ended the last block, else 0
+     * (written by translated code only while some consumer needs
+     * RISCV_CF_NEED_SIJUMP; cleared by every trap).
+     */
+    uint32_t const_rd;
     unsigned nr_consumers;
     RISCVCFConsumer consumers[RISCV_CF_MAX_CONSUMERS];
 } RISCVCFState;

@@ -81,6 +81,7 @@ void riscv_cf_trap(CPURISCVState *env, const RISCVCFTrap *trap)
         }
     }
     cf->ebreak_len = 0;
+    cf->const_rd = 0;
 }
 
 void riscv_cf_trap_return(CPURISCVState *env, uint64_t retpc,

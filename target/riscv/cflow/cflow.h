@@ -44,10 +44,13 @@
  * instruction on its own (a trace filter comparing addresses).
  */
 #define RISCV_CF_NEED_STEP          BIT(18)
+/* Transfers say when they are sequentially inferable (below). */
+#define RISCV_CF_NEED_SIJUMP        BIT(19)
 #define RISCV_CF_NEED_ALL           (RISCV_CF_NEED_TYPES | \
                                      RISCV_CF_NEED_INSNS | \
                                      RISCV_CF_NEED_BLOCKS | \
-                                     RISCV_CF_NEED_STEP)
+                                     RISCV_CF_NEED_STEP | \
+                                     RISCV_CF_NEED_SIJUMP)
 
 /* TranslationBlock.cs_base holds the needs above this bit. */
 #define RISCV_CF_TB_SHIFT           32
@@ -86,6 +89,13 @@
  * trace encoder (E-Trace, "Jump classification and target inference").
  */
 #define RISCV_CF_EV_DIRECT_TARGET   BIT(19)
+/*
+ * Transfer: a jalr whose rs1 the instruction retired just before it (a
+ * lui, c.lui or auipc) loaded: its target is sequentially inferable
+ * (E-Trace, "Jump classification and target inference").  Only while
+ * some consumer needs RISCV_CF_NEED_SIJUMP.
+ */
+#define RISCV_CF_EV_SEQ_INFERABLE   BIT(20)
 
 static inline CTRType riscv_cf_event_type(const RISCVCFEvent *ev)
 {
