@@ -626,6 +626,34 @@ static void packet_address(EtdDecoder *d, const ETraceTeInst *t, EtdStop *s)
 }
 
 /*
+ * Before a format 0, 1 or 2 packet: nothing to follow while waiting for
+ * a synchronisation (*go false); one that stopped at a first pass
+ * reported a later one (case 1).
+ */
+static bool before_report(EtdDecoder *d, bool *go, GError **errp)
+{
+    *go = !d->start_of_trace;
+    if (*go && d->inferred_address && !d->in_unknown) {
+        return follow_to_later_pass(d, errp);
+    }
+    return true;
+}
+
+/* Outcomes of @n branches (bit 0 the oldest) after those pending. */
+static bool add_branch_map(EtdDecoder *d, uint64_t map, unsigned n,
+                           GError **errp)
+{
+    if (d->branches + n > 63) {
+        ETD_ERROR(errp, "branch map overflow (%u outcomes pending)",
+                  d->branches + n);
+        return false;
+    }
+    d->branch_map |= (map & ((UINT64_C(1) << n) - 1)) << d->branches;
+    d->branches += n;
+    return true;
+}
+
+/*
  * Format 0.0: the branches the predictor foresaw (branch_count + 31),
  * then a failed one where following stops (no address), or the address
  * (of a failed branch, addr-fail).
@@ -634,18 +662,18 @@ static bool branch_count_packet(EtdDecoder *d, const ETraceTeInst *t,
                                 GError **errp)
 {
     EtdStop s = { .t = t };
+    bool go;
 
     if (!d->bp_on) {
         ETD_ERROR(errp, "format 0 subformat 0 packet, but branch prediction "
                   "was off at the last synchronisation");
         return false;
     }
-    if (d->start_of_trace) {
-        return true;
-    }
-    if (d->inferred_address && !d->in_unknown &&
-        !follow_to_later_pass(d, errp)) {
+    if (!before_report(d, &go, errp)) {
         return false;
+    }
+    if (!go) {
+        return true;
     }
     if (t->branch_fmt & ETRACE_BFMT_ADDR) {
         packet_address(d, t, &s);
@@ -683,6 +711,50 @@ static bool branch_count_packet(EtdDecoder *d, const ETraceTeInst *t,
         d->bp_fail = false;
     }
     return true;
+}
+
+/* Format 0.1: the target of an uninferable jump, by its cache entry. */
+static bool jump_cache_packet(EtdDecoder *d, const ETraceTeInst *t,
+                              GError **errp)
+{
+    EtdStop s = { .t = t };
+    bool go;
+
+    if (!(d->ioptions & ETRACE_IOPT_JUMP_TARGET_CACHE)) {
+        ETD_ERROR(errp, "format 0 packet, but the jump target cache is not "
+                  "enabled");
+        return false;
+    }
+    if (!before_report(d, &go, errp)) {
+        return false;
+    }
+    if (!go) {
+        return true;
+    }
+    if (d->in_unknown) {
+        /* An uninferable jump in code no image holds. */
+        drop_branches(d);
+        return true;
+    }
+    if (!(d->jtc_valid >> t->index & 1)) {
+        if (!d->jtc_stale) {
+            ETD_ERROR(errp, "format 0 packet for jump target cache entry "
+                      "%u, which is empty", t->index);
+            return false;
+        }
+        /* The entry changed in code no image holds. */
+        d->in_unknown = true;
+        drop_branches(d);
+        if (d->sink->gap) {
+            d->sink->gap(d->sink->opaque, d->src, ETD_GAP_JTC);
+        }
+        return true;
+    }
+    d->address = d->jtc[t->index];
+    d->stop_at_last_branch = false;
+    /* The target of an uninferable jump: no notify, no updiscon. */
+    return add_branch_map(d, t->branch_map, t->branches, errp) &&
+           follow(d, &s, errp);
 }
 
 bool etd_decoder_packet(EtdDecoder *d, const ETraceTeInst *t, bool timed,
@@ -723,7 +795,7 @@ static bool decoder_packet(EtdDecoder *d, const ETraceTeInst *t,
                            GError **errp)
 {
     EtdStop s = { .t = t };
-    bool ok;
+    bool ok, go;
 
     switch (t->format) {
     case ETRACE_FMT_EXT:
@@ -734,52 +806,7 @@ static bool decoder_packet(EtdDecoder *d, const ETraceTeInst *t,
             }
             return true;
         }
-        if (!(d->ioptions & ETRACE_IOPT_JUMP_TARGET_CACHE)) {
-            ETD_ERROR(errp, "format 0 packet, but the jump target cache "
-                      "is not enabled");
-            goto fail;
-        }
-        if (d->start_of_trace) {
-            return true;
-        }
-        if (d->inferred_address && !d->in_unknown &&
-            !follow_to_later_pass(d, errp)) {
-            goto fail;
-        }
-        if (d->in_unknown) {
-            /* An uninferable jump in code no image holds. */
-            d->branches = 0;
-            d->branch_map = 0;
-            return true;
-        }
-        if (!(d->jtc_valid >> t->index & 1)) {
-            if (!d->jtc_stale) {
-                ETD_ERROR(errp, "format 0 packet for jump target cache "
-                          "entry %u, which is empty", t->index);
-                goto fail;
-            }
-            /* The entry changed in code no image holds. */
-            d->in_unknown = true;
-            d->branches = 0;
-            d->branch_map = 0;
-            if (d->sink->gap) {
-                d->sink->gap(d->sink->opaque, d->src, ETD_GAP_JTC);
-            }
-            return true;
-        }
-        d->address = d->jtc[t->index];
-        d->stop_at_last_branch = false;
-        if (d->branches + t->branches > 63) {
-            ETD_ERROR(errp, "branch map overflow (%u outcomes pending)",
-                      d->branches + t->branches);
-            goto fail;
-        }
-        d->branch_map |= (uint64_t)(t->branch_map &
-                                    ((UINT64_C(1) << t->branches) - 1))
-                         << d->branches;
-        d->branches += t->branches;
-        /* The target of an uninferable jump: no notify, no updiscon. */
-        if (!follow(d, &s, errp)) {
+        if (!jump_cache_packet(d, t, errp)) {
             goto fail;
         }
         return true;
@@ -800,30 +827,22 @@ static bool decoder_packet(EtdDecoder *d, const ETraceTeInst *t,
     }
 
     d->packets[t->format]++;
-    if (d->start_of_trace) {
-        /* Waiting for a synchronisation packet. */
-        return true;
-    }
-    /* A format 1 or 2 after one that stopped at a first pass: case 1. */
-    if (d->inferred_address && !d->in_unknown &&
-        !follow_to_later_pass(d, errp)) {
+    /* Waiting for a synchronisation packet, or case 1 (payload.adoc). */
+    if (!before_report(d, &go, errp)) {
         goto fail;
+    }
+    if (!go) {
+        return true;
     }
     if (t->format == ETRACE_FMT_ADDR || t->branches) {
         packet_address(d, t, &s);
     }
     if (t->format == ETRACE_FMT_BRANCH) {
-        unsigned n = t->branches ? t->branches : ETRACE_MAX_BRANCHES;
-
         d->stop_at_last_branch = !t->branches;
-        if (d->branches + n > 63) {
-            ETD_ERROR(errp, "branch map overflow (%u outcomes pending)",
-                      d->branches + n);
+        if (!add_branch_map(d, t->branch_map, t->branches ? t->branches :
+                            ETRACE_MAX_BRANCHES, errp)) {
             goto fail;
         }
-        d->branch_map |= (uint64_t)(t->branch_map &
-                                    ((UINT64_C(1) << n) - 1)) << d->branches;
-        d->branches += n;
     }
     if (d->in_unknown) {
         return resume(d, t);

@@ -188,9 +188,9 @@ static void send_support(ETraceEnc *e, bool ienable, uint8_t qual_status)
 /*
  * A synchronisation packet reported @r: the reference for differential
  * addresses; the resync count, the jump target cache and the branch
- * predictor start afresh.  The branch @r is (its outcome in the packet's
- * branch field) is one the decoder follows after the packet: it updates
- * the new predictor.
+ * predictor start afresh.  When @r is a branch (its outcome in the
+ * packet's branch field), a decoder follows it after the packet: it
+ * updates the new predictor.
  */
 static void sync_done(ETraceEnc *e, const ETraceRow *r)
 {

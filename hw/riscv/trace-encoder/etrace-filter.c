@@ -42,54 +42,50 @@
 #define FILTER_TRAP_MATCH \
     (ETRACE_FILTER_MATCH_ECAUSE | ETRACE_FILTER_MATCH_INTERRUPT)
 
-static uint64_t deposit_half(uint64_t v, bool high, uint32_t val)
-{
-    return high ? deposit64(v, 32, 32, val) : deposit64(v, 0, 32, val);
-}
+/* The registers of the block, by kind; each filter or unit has its own. */
+typedef enum FilterReg {
+    FREG_NONE,              /* reads 0, ignores writes */
+    FREG_INST_FILTERS,
+    FREG_CONTROL,
+    FREG_MATCH_INST,
+    FREG_ECAUSE,            /* low or high half */
+    FREG_COMP_CONTROL,
+    FREG_PMATCH,            /* low or high half */
+    FREG_SMATCH,            /* low or high half */
+} FilterReg;
 
-bool etrace_filter_reg_read(const ETraceFilterRegs *r, unsigned offset,
-                            uint32_t *val)
+/*
+ * The register at @offset: its kind, the filter or comparator unit @i,
+ * which half of a 64-bit value.  Returns false for an offset outside
+ * trTeInstFilters and the filter and comparator ranges.
+ */
+static bool filter_reg(unsigned offset, FilterReg *kind, unsigned *i,
+                       bool *high)
 {
     unsigned reg = offset % ETRACE_FILTER_STRIDE;
-    unsigned i;
 
-    *val = 0;
+    *kind = FREG_NONE;
+    *i = 0;
+    *high = reg == FILTER_ECAUSE_HIGH || reg == COMP_PMATCH_HIGH ||
+            reg == COMP_SMATCH_HIGH;
     if (offset == INST_FILTERS_OFFSET) {
-        *val = r->inst_filters;
+        *kind = FREG_INST_FILTERS;
     } else if (offset >= ETRACE_FILTER_BASE && offset < ETRACE_FILTER_END) {
-        i = (offset - ETRACE_FILTER_BASE) / ETRACE_FILTER_STRIDE;
-        if (i >= ETRACE_FILTERS) {
-            return true;
-        }
-        switch (reg) {
-        case FILTER_CONTROL:
-            *val = r->control[i];
-            break;
-        case FILTER_MATCH_INST:
-            *val = r->match_inst[i];
-            break;
-        case FILTER_ECAUSE_LOW:
-        case FILTER_ECAUSE_HIGH:
-            *val = r->match_ecause[i] >> (reg == FILTER_ECAUSE_HIGH ? 32 : 0);
-            break;
+        *i = (offset - ETRACE_FILTER_BASE) / ETRACE_FILTER_STRIDE;
+        if (*i < ETRACE_FILTERS) {
+            *kind = reg == FILTER_CONTROL ? FREG_CONTROL :
+                    reg == FILTER_MATCH_INST ? FREG_MATCH_INST :
+                    reg == FILTER_ECAUSE_LOW || reg == FILTER_ECAUSE_HIGH ?
+                    FREG_ECAUSE : FREG_NONE;
         }
     } else if (offset >= ETRACE_COMP_BASE && offset < ETRACE_COMP_END) {
-        i = (offset - ETRACE_COMP_BASE) / ETRACE_FILTER_STRIDE;
-        if (i >= ETRACE_COMPARATORS) {
-            return true;
-        }
-        switch (reg) {
-        case COMP_CONTROL:
-            *val = r->comp_control[i];
-            break;
-        case COMP_PMATCH_LOW:
-        case COMP_PMATCH_HIGH:
-            *val = r->pmatch[i] >> (reg == COMP_PMATCH_HIGH ? 32 : 0);
-            break;
-        case COMP_SMATCH_LOW:
-        case COMP_SMATCH_HIGH:
-            *val = r->smatch[i] >> (reg == COMP_SMATCH_HIGH ? 32 : 0);
-            break;
+        *i = (offset - ETRACE_COMP_BASE) / ETRACE_FILTER_STRIDE;
+        if (*i < ETRACE_COMPARATORS) {
+            *kind = reg == COMP_CONTROL ? FREG_COMP_CONTROL :
+                    reg == COMP_PMATCH_LOW || reg == COMP_PMATCH_HIGH ?
+                    FREG_PMATCH :
+                    reg == COMP_SMATCH_LOW || reg == COMP_SMATCH_HIGH ?
+                    FREG_SMATCH : FREG_NONE;
         }
     } else {
         return false;
@@ -97,54 +93,81 @@ bool etrace_filter_reg_read(const ETraceFilterRegs *r, unsigned offset,
     return true;
 }
 
+bool etrace_filter_reg_read(const ETraceFilterRegs *r, unsigned offset,
+                            uint32_t *val)
+{
+    unsigned shift, i;
+    FilterReg kind;
+    bool high;
+
+    if (!filter_reg(offset, &kind, &i, &high)) {
+        return false;
+    }
+    shift = high ? 32 : 0;
+    switch (kind) {
+    case FREG_INST_FILTERS:
+        *val = r->inst_filters;
+        break;
+    case FREG_CONTROL:
+        *val = r->control[i];
+        break;
+    case FREG_MATCH_INST:
+        *val = r->match_inst[i];
+        break;
+    case FREG_ECAUSE:
+        *val = r->match_ecause[i] >> shift;
+        break;
+    case FREG_COMP_CONTROL:
+        *val = r->comp_control[i];
+        break;
+    case FREG_PMATCH:
+        *val = r->pmatch[i] >> shift;
+        break;
+    case FREG_SMATCH:
+        *val = r->smatch[i] >> shift;
+        break;
+    default:
+        *val = 0;
+        break;
+    }
+    return true;
+}
+
 bool etrace_filter_reg_write(ETraceFilterRegs *r, unsigned offset,
                              uint32_t val)
 {
-    unsigned reg = offset % ETRACE_FILTER_STRIDE;
-    unsigned i;
+    unsigned shift, i;
+    FilterReg kind;
+    bool high;
 
-    if (offset == INST_FILTERS_OFFSET) {
-        r->inst_filters = val & MAKE_64BIT_MASK(0, ETRACE_FILTERS);
-    } else if (offset >= ETRACE_FILTER_BASE && offset < ETRACE_FILTER_END) {
-        i = (offset - ETRACE_FILTER_BASE) / ETRACE_FILTER_STRIDE;
-        if (i >= ETRACE_FILTERS) {
-            return true;
-        }
-        switch (reg) {
-        case FILTER_CONTROL:
-            r->control[i] = val & FILTER_CONTROL_RW;
-            break;
-        case FILTER_MATCH_INST:
-            r->match_inst[i] = val & FILTER_MATCH_INST_RW;
-            break;
-        case FILTER_ECAUSE_LOW:
-        case FILTER_ECAUSE_HIGH:
-            r->match_ecause[i] = deposit_half(r->match_ecause[i],
-                                              reg == FILTER_ECAUSE_HIGH, val);
-            break;
-        }
-    } else if (offset >= ETRACE_COMP_BASE && offset < ETRACE_COMP_END) {
-        i = (offset - ETRACE_COMP_BASE) / ETRACE_FILTER_STRIDE;
-        if (i >= ETRACE_COMPARATORS) {
-            return true;
-        }
-        switch (reg) {
-        case COMP_CONTROL:
-            r->comp_control[i] = val & COMP_CONTROL_RW;
-            break;
-        case COMP_PMATCH_LOW:
-        case COMP_PMATCH_HIGH:
-            r->pmatch[i] = deposit_half(r->pmatch[i],
-                                        reg == COMP_PMATCH_HIGH, val);
-            break;
-        case COMP_SMATCH_LOW:
-        case COMP_SMATCH_HIGH:
-            r->smatch[i] = deposit_half(r->smatch[i],
-                                        reg == COMP_SMATCH_HIGH, val);
-            break;
-        }
-    } else {
+    if (!filter_reg(offset, &kind, &i, &high)) {
         return false;
+    }
+    shift = high ? 32 : 0;
+    switch (kind) {
+    case FREG_INST_FILTERS:
+        r->inst_filters = val & MAKE_64BIT_MASK(0, ETRACE_FILTERS);
+        break;
+    case FREG_CONTROL:
+        r->control[i] = val & FILTER_CONTROL_RW;
+        break;
+    case FREG_MATCH_INST:
+        r->match_inst[i] = val & FILTER_MATCH_INST_RW;
+        break;
+    case FREG_ECAUSE:
+        r->match_ecause[i] = deposit64(r->match_ecause[i], shift, 32, val);
+        break;
+    case FREG_COMP_CONTROL:
+        r->comp_control[i] = val & COMP_CONTROL_RW;
+        break;
+    case FREG_PMATCH:
+        r->pmatch[i] = deposit64(r->pmatch[i], shift, 32, val);
+        break;
+    case FREG_SMATCH:
+        r->smatch[i] = deposit64(r->smatch[i], shift, 32, val);
+        break;
+    default:
+        break;
     }
     return true;
 }
