@@ -41,7 +41,24 @@ def parse_te_inst(payload, skip=0):
     """Fields of one te_inst payload, as a dict."""
     b = Bits(payload, skip)
     p = {'format': b.get(2)}
-    if p['format'] == 1:
+    if p['format'] == 0:
+        # f0s_width 1; branch counts, or the 64-entry jump target cache
+        p['subformat'] = b.get(1)
+        if p['subformat'] == 0:
+            p['branch_count'] = b.get(32)
+            p['branch_fmt'] = b.get(2)
+            if p['branch_fmt'] & 2:
+                p['address'] = b.get(IADDR_BITS)
+                p['notify'], p['updiscon'], p['irreport'] = \
+                    b.get(1), b.get(1), b.get(1)
+        else:
+            p['index'] = b.get(6)
+            p['branches'] = n = b.get(5)
+            width = 31 if n > 15 else 15 if n > 7 else \
+                7 if n > 3 else 3 if n > 1 else 1
+            p['branch_map'] = b.get(width) if n else 0
+            p['irreport'] = b.get(1)
+    elif p['format'] == 1:
         p['branches'] = b.get(5)
         n = p['branches']
         width = 31 if n == 0 or n > 15 else 15 if n > 7 else \
@@ -103,6 +120,15 @@ def packets(data, srcid_bits=0):
 def describe(p):
     """The one-line form the tests compare against."""
     f = p['format']
+    if f == 0 and p['subformat'] == 0:
+        s = f"F0.0 c={p['branch_count']} f={p['branch_fmt']}"
+        if p['branch_fmt'] & 2:
+            s += (f" a={p['address']:x} s={p['notify']}{p['updiscon']}"
+                  f"{p['irreport']}")
+        return s
+    if f == 0:
+        return (f"F0.1 i={p['index']} n={p['branches']} "
+                f"m={p['branch_map']:x}")
     if f == 1 and p['branches'] == 0:
         return f"F1 n=0 m={p['branch_map']:x}"
     if f in (1, 2):

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Migrate a traced guest in the middle of its run: the trace goes on.
 
-Usage: test-etrace-migrate.py QEMU ELF
+Usage: test-etrace-migrate.py QEMU ELF [QEMU ARGUMENTS...]
 
 ELF is a build of tests/tcg/riscv64/test-ctr-migrate.c, which prints
 "READY loop ..." before a long loop.  Under -icount shift=0, with every
@@ -15,7 +15,9 @@ hart traced from reset into a file chardev:
 
 The packets of the two files, one after the other, must be those of the
 reference run, in order, apart from the end (the finisher's spin loop),
-and the migration stream must hold the encoder's state.
+and the migration stream must hold the encoder's state.  QEMU
+ARGUMENTS (encoder options: the jump target cache, branch prediction...)
+go to every run, whose state must migrate too.
 """
 
 import importlib.util
@@ -52,12 +54,12 @@ def packets(*paths):
             for _, p, _ in etrace_packets.packets(data)]
 
 
-def run(qemu, elf, tmp):
+def run(qemu, elf, tmp, options):
     deadline = mig.Deadline(120)
     common = [qemu, '-M', 'virt,trace=on,trace-chardev=tr,trace-start=on',
               '-bios', 'none', '-display', 'none', '-monitor', 'none',
               '-no-reboot', '-icount', 'shift=0', '-cpu', mig.DEFAULT_CPU,
-              '-kernel', elf, '-serial', 'stdio']
+              '-kernel', elf, '-serial', 'stdio'] + options
 
     def chardev(name):
         path = os.path.join(tmp, name + '.bin')
@@ -125,11 +127,11 @@ def run(qemu, elf, tmp):
 
 
 def main():
-    if len(sys.argv) != 3:
+    if len(sys.argv) < 3:
         sys.exit(__doc__)
     tmp = tempfile.mkdtemp(prefix='etrace-migrate-')
     try:
-        run(sys.argv[1], sys.argv[2], tmp)
+        run(sys.argv[1], sys.argv[2], tmp, sys.argv[3:])
         return 0
     except mig.Failure as e:
         print(f'FAIL: {e}')
