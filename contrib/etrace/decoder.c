@@ -8,8 +8,9 @@
  * unless the reported address lies in it, where the decoder may have to
  * stop.  Departures, matching the encoder (docs/specs/riscv-trace.rst):
  * xRET is an uninferable discontinuity; a format 3.1 with thaddr = 0
- * carries the EPC; a decoder that stopped at the first occurrence of an
- * inferred address carries on from there.
+ * carries the EPC, and the format 3.0 after it is the handler's first
+ * instruction, with no path to follow; a decoder that stopped at the
+ * first occurrence of an inferred address carries on from there.
  */
 
 #include "qemu/osdep.h"
@@ -145,6 +146,7 @@ typedef struct EtdStop {
     bool notify;
     bool updiscon;
     bool irreport;
+    uint8_t irdepth;
     bool ntr;               /* stop only at an uninferable discontinuity */
 } EtdStop;
 
@@ -193,7 +195,7 @@ static bool stop_here(EtdDecoder *d, const EtdStop *s, bool uninf,
         if (s->notify) {
             return true;
         }
-        if (!s->updiscon && !s->irreport) {
+        if (!s->updiscon && (!s->irreport || s->irdepth == d->rdepth)) {
             d->inferred_address = true;
             return true;
         }
@@ -214,12 +216,39 @@ static void leave_images(EtdDecoder *d, uint64_t from, uint64_t to)
     d->jtc_valid = 0;
     d->jtc_stale = true;
     d->bp_stale = true;
+    d->ir_stale = true;
     d->left++;
     d->left_from = from;
     d->left_to = to;
     if (d->sink->gap) {
         d->sink->gap(d->sink->opaque, d->src, ETD_GAP_NO_IMAGE);
     }
+}
+
+/*
+ * Push the link of a call (decoder.adoc, push_return_stack): when the
+ * stack is full, the oldest entry goes.
+ */
+static void ir_push(EtdDecoder *d, uint64_t link)
+{
+    unsigned max = 1u << d->params.return_stack_size;
+
+    if (d->rdepth == max) {
+        memmove(d->rstack, d->rstack + 1, (max - 1) * sizeof(d->rstack[0]));
+        d->rdepth--;
+    }
+    d->rstack[d->rdepth++] = link;
+}
+
+/*
+ * The return ending @b is implicit (is_implicit_return): the stack is not
+ * empty, and the packet does not report a failed return at this depth.
+ */
+static inline bool ir_implicit(const EtdDecoder *d, const EtdBlock *b,
+                               const EtdStop *s)
+{
+    return b->ir_ret && d->ir_on && d->rdepth &&
+           !(s->irreport && s->irdepth == d->rdepth);
 }
 
 /* The block at @to, an inferable successor linked from @link. */
@@ -313,6 +342,20 @@ static bool follow(EtdDecoder *d, const EtdStop *s, GError **errp)
                 next = etd_image_block(d->img, to);
                 break;
             }
+            if (ir_implicit(d, b, s)) {
+                if (d->ir_stale) {
+                    /* Calls and returns went by in code no image holds. */
+                    d->in_unknown = true;
+                    if (d->sink->gap) {
+                        d->sink->gap(d->sink->opaque, d->src,
+                                     ETD_GAP_RSTACK);
+                    }
+                    return resume(d, t);
+                }
+                to = d->rstack[--d->rdepth];
+                next = etd_image_block(d->img, to);
+                break;
+            }
             /* fall through */
         case ETD_END_XRET:
             xret = b->end == ETD_END_XRET;
@@ -328,6 +371,11 @@ static bool follow(EtdDecoder *d, const EtdStop *s, GError **errp)
         default:
             ETD_ERROR(errp, "no code at 0x%" PRIx64, d->pc);
             return false;
+        }
+        if (b->ir_call && d->ir_on) {
+            uint64_t link = b->last + b->last_size;
+
+            ir_push(d, etd_image_rv32(d->img) ? (uint32_t)link : link);
         }
         if (!next->count && (!uninf || d->branches <= 1)) {
             /*
@@ -410,11 +458,20 @@ static bool exception_address(EtdDecoder *d, const ETraceTeInst *t,
         *epc = taken ? insn.target : d->pc + insn.size;
         return true;
     }
-    default:
+    default: {
+        EtdStop s = { .t = t };
+
+        if (d->blk && d->blk->last == d->pc && ir_implicit(d, d->blk, &s) &&
+            !d->ir_stale) {
+            /* An implicit return: where the stack says. */
+            *epc = d->rstack[d->rdepth - 1];
+            return true;
+        }
         ETD_ERROR(errp, "trap with the handler address after the "
                   "uninferable jump at 0x%" PRIx64 ": the EPC is unknown",
                   d->pc);
         return false;
+    }
     }
 }
 
@@ -436,6 +493,7 @@ static bool sync_packet(EtdDecoder *d, const ETraceTeInst *t, GError **errp)
         }
         if (!t->thaddr) {
             /* Nothing retired: the handler comes in a format 3.0. */
+            d->trap_only = true;
             return true;
         }
     }
@@ -461,9 +519,12 @@ static bool sync_packet(EtdDecoder *d, const ETraceTeInst *t, GError **errp)
         }
         leave_images(d, d->start_of_trace ? ETD_NO_PC : d->pc, addr);
         drop_branches(d);
+        d->ir_on = d->ioptions & ETRACE_IOPT_IMPLICIT_RETURN;
+        d->rdepth = 0;
         d->privilege = t->privilege;
         d->start_of_trace = false;
         d->synced = true;
+        d->trap_only = false;
         return true;
     }
     if (t->subformat == ETRACE_SYNC_TRAP || d->start_of_trace) {
@@ -475,7 +536,7 @@ static bool sync_packet(EtdDecoder *d, const ETraceTeInst *t, GError **errp)
         d->branches++;
     }
     if (t->subformat == ETRACE_SYNC_START && !d->start_of_trace &&
-        !d->in_unknown) {
+        !d->in_unknown && !d->trap_only) {
         EtdStop s = { .t = t };
 
         if (!follow(d, &s, errp)) {
@@ -489,6 +550,7 @@ static bool sync_packet(EtdDecoder *d, const ETraceTeInst *t, GError **errp)
     d->start_of_trace = false;
     d->in_unknown = false;
     d->synced = true;
+    d->trap_only = false;
     /*
      * Every synchronisation empties the jump target cache and starts the
      * branch predictor afresh, on or off as the options say.
@@ -498,6 +560,10 @@ static bool sync_packet(EtdDecoder *d, const ETraceTeInst *t, GError **errp)
     d->bp_on = d->ioptions & ETRACE_IOPT_BRANCH_PREDICTION;
     d->sij_on = d->ioptions & ETRACE_IOPT_SEQ_JUMP;
     d->bp_stale = false;
+    /* A format 3 packet empties the return stack (process_te_inst). */
+    d->ir_on = d->ioptions & ETRACE_IOPT_IMPLICIT_RETURN;
+    d->ir_stale = false;
+    d->rdepth = 0;
     memset(d->bp, 1, sizeof(d->bp));
     return true;
 }
@@ -561,6 +627,7 @@ static bool support_packet(EtdDecoder *d, const ETraceTeInst *t,
     }
     d->start_of_trace = true;
     d->inferred_address = false;
+    d->trap_only = false;
     if (d->sink->gap) {
         d->sink->gap(d->sink->opaque, d->src,
                      t->qual_status == ETRACE_QUAL_TRACE_LOST ?
@@ -623,6 +690,7 @@ static void packet_address(EtdDecoder *d, const ETraceTeInst *t, EtdStop *s)
     s->notify = t->notify != ((t->address >> (abits - 1)) & 1);
     s->updiscon = t->updiscon != t->notify;
     s->irreport = t->irreport != t->updiscon;
+    s->irdepth = t->irdepth;
 }
 
 /*
@@ -752,6 +820,12 @@ static bool jump_cache_packet(EtdDecoder *d, const ETraceTeInst *t,
     }
     d->address = d->jtc[t->index];
     d->stop_at_last_branch = false;
+    /* irreport follows the branch map's last bit, or branches' top bit */
+    s.irreport = t->irreport != (t->branches ?
+                                 (t->branch_map >>
+                                  (etrace_map_bits(t->branches) - 1)) & 1 :
+                                 0);
+    s.irdepth = t->irdepth;
     /* The target of an uninferable jump: no notify, no updiscon. */
     return add_branch_map(d, t->branch_map, t->branches, errp) &&
            follow(d, &s, errp);

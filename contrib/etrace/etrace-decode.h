@@ -38,6 +38,9 @@ struct EtdBlock {
     uint8_t last_size;
     uint8_t end;            /* EtdEnd */
     bool call;              /* the last instruction links (x1/x5) */
+    /* the last instruction, to a return stack: a call, a return */
+    bool ir_call;
+    bool ir_ret;
     /*
      * Sequentially inferable jumps: ETD_END_UNINF by a jalr, c.jr or
      * c.jalr: its rs1 and offset; the register the instruction before it
@@ -58,6 +61,8 @@ typedef struct EtdInsn {
     uint8_t size;
     uint8_t end;            /* EtdEnd; ETD_END_SEQ when it falls through */
     bool call;
+    bool ir_call;           /* jal, jalr with rd = x1; c.jal, c.jalr */
+    bool ir_ret;            /* jalr x0, imm(x1); c.jr x1 */
     bool trap_insn;         /* ecall, ebreak, c.ebreak */
     uint8_t const_rd;       /* lui, c.lui, auipc: rd, and the value */
     uint64_t const_value;
@@ -125,6 +130,8 @@ bool etd_image_rv32(const EtdImage *img);
 #define ETD_GAP_BPRED "branch predictor trained in code no image holds"
 /* ... and at the end of a stream whose trace did not end. */
 #define ETD_GAP_CUT "end of stream, trace not ended"
+/* A return after code no image holds, where calls were not seen. */
+#define ETD_GAP_RSTACK "return stack changed in code no image holds"
 
 /* What the decoder reports. */
 typedef struct EtdSink {
@@ -195,6 +202,15 @@ typedef struct EtdDecoder {
      * block before pc's, and the value.
      */
     bool sij_on;
+    /*
+     * Implicit return: on from one synchronisation to the next as the
+     * last support packet said; the return stack, the oldest first;
+     * untrusted after code no image holds.
+     */
+    bool ir_on;
+    bool ir_stale;
+    uint8_t rdepth;
+    uint64_t rstack[32];
     uint8_t seq_rd;
     uint64_t seq_value;
     bool start_of_trace;
@@ -213,6 +229,11 @@ typedef struct EtdDecoder {
 
     /* Statistics. */
     bool synced;            /* a synchronisation packet was decoded */
+    /*
+     * A format 3.1 with thaddr = 0 came last: nothing retired since,
+     * the next synchronisation reports the handler with no path to it.
+     */
+    bool trap_only;
     uint64_t insns;
     uint64_t packets[6];    /* F0, F1, F2, F3.0, F3.1, F3.3 */
     uint64_t traps;

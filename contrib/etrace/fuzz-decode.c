@@ -19,6 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         .iaddress_width = 64, .iaddress_lsb = 1,
         .privilege_width = 3, .ecause_width = 6,
         .f0s_width = 1, .cache_size = 6, .bpred_size = 6,
+        .return_stack_size = 4,
     };
     size_t code, used, half;
     uint8_t opt;

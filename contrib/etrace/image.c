@@ -472,6 +472,37 @@ static void operands(const EtdImage *img, uint32_t insn, unsigned size,
     }
 }
 
+/*
+ * Calls and returns as the decoder pseudo-code's is_call and
+ * is_implicit_return see them (decoder.adoc): only x1 links.
+ */
+static void ir_kind(const EtdImage *img, uint32_t insn, unsigned size,
+                    EtdInsn *out)
+{
+    unsigned rd = (insn >> 7) & 31;
+
+    if (size == 4) {
+        if ((insn & 0x7f) == 0x6f) {
+            out->ir_call = rd == 1;
+        } else if ((insn & 0x707f) == 0x67) {
+            out->ir_call = rd == 1;
+            out->ir_ret = rd == 0 && ((insn >> 15) & 31) == 1;
+        }
+        return;
+    }
+    switch ((insn & 3) << 3 | (insn >> 13)) {
+    case 1 << 3 | 1:    /* c.jal (RV32) */
+        out->ir_call = img->rv32;
+        break;
+    case 2 << 3 | 4:    /* c.jr, c.jalr */
+        if (out->end == ETD_END_UNINF && !((insn >> 2) & 31)) {
+            out->ir_call = (insn >> 12) & 1;
+            out->ir_ret = !((insn >> 12) & 1) && rd == 1;
+        }
+        break;
+    }
+}
+
 bool etd_image_insn(EtdImage *img, uint64_t pc, EtdInsn *out)
 {
     const uint8_t *p = code_at(img, pc, 2);
@@ -493,6 +524,7 @@ bool etd_image_insn(EtdImage *img, uint64_t pc, EtdInsn *out)
     out->end = classify(img, insn, out->size, pc, &out->target, &out->call,
                         &out->trap_insn);
     operands(img, insn, out->size, pc, out);
+    ir_kind(img, insn, out->size, out);
     return true;
 }
 
@@ -519,6 +551,8 @@ static EtdBlock *decode_block(EtdImage *img, uint64_t pc)
         if (insn.end != ETD_END_SEQ) {
             b->target = insn.target;
             b->call = insn.call;
+            b->ir_call = insn.ir_call;
+            b->ir_ret = insn.ir_ret;
             b->jump_rs1 = insn.end == ETD_END_UNINF ? insn.jump_rs1 : 0;
             b->jump_imm = insn.jump_imm;
             break;

@@ -238,6 +238,8 @@ static bool parse_params(ETraceParams *params, unsigned *srcid_bits,
             params->cache_size = v;
         } else if (!strcmp(pair[0], "bpred_size_p") && v <= 6) {
             params->bpred_size = v;
+        } else if (!strcmp(pair[0], "return_stack_size_p") && v <= 5) {
+            params->return_stack_size = v;
         } else if (!strcmp(pair[0], "f0s_width_p") && v <= 2) {
             params->f0s_width = v;
         } else if (!strcmp(pair[0], "srcid_bits") && v <= 12) {
@@ -316,6 +318,7 @@ int main(int argc, char **argv)
         { "param", 'p', 0, G_OPTION_ARG_STRING, &param,
           "decoder parameters (iaddress_width_p, iaddress_lsb_p, "
           "privilege_width_p, ecause_width_p, bpred_size_p, cache_size_p, "
+          "return_stack_size_p, "
           "f0s_width_p, srcid_bits, timestamp_bytes)",
           "NAME=VALUE,..." },
         { "join", 'j', 0, G_OPTION_ARG_NONE, &join,
@@ -339,6 +342,7 @@ int main(int argc, char **argv)
         .iaddress_width = 64, .iaddress_lsb = 1,
         .privilege_width = 3, .ecause_width = 6,
         .f0s_width = 1, .cache_size = 6, .bpred_size = 6,
+        .return_stack_size = 4,
     };
     unsigned srcid_bits = 0;
     /* QEMU's trace system: 48-bit timestamps */

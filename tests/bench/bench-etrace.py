@@ -39,9 +39,11 @@ CPU = 'rv64'
 # A tenth of bench-ctr's rounds: QEMU's -d exec log of the whole
 # workload would be gigabytes.
 ROUNDS = 6
-CONFIGS = ('no-trace', 'trace', 'exec-log')
+CONFIGS = ('no-trace', 'trace', 'trace-ir', 'exec-log')
 PAIRS = [
     ('trace / no trace', 'trace', 'no-trace'),
+    ('trace, implicit return / no trace', 'trace-ir', 'no-trace'),
+    ('trace, implicit return / trace', 'trace-ir', 'trace'),
     ('-d exec,nochain / no trace', 'exec-log', 'no-trace'),
     ('-d exec,nochain / trace', 'exec-log', 'trace'),
 ]
@@ -60,8 +62,16 @@ OPTION_SETS = [
      ['-global', 'riscv-trace-encoder.branch-prediction=on']),
     ('sequentially inferable jumps',
      ['-global', 'riscv-trace-encoder.sequential-jumps=on']),
+    ('implicit return (16-entry return stack)',
+     ['-global', 'riscv-trace-encoder.implicit-return=on']),
     ('jump target cache, branch prediction, sequential jumps',
      ['-global', 'riscv-trace-encoder.jump-target-cache=on',
+      '-global', 'riscv-trace-encoder.branch-prediction=on',
+      '-global', 'riscv-trace-encoder.sequential-jumps=on']),
+    ('implicit return, jump target cache, branch prediction, '
+     'sequential jumps',
+     ['-global', 'riscv-trace-encoder.implicit-return=on',
+      '-global', 'riscv-trace-encoder.jump-target-cache=on',
       '-global', 'riscv-trace-encoder.branch-prediction=on',
       '-global', 'riscv-trace-encoder.sequential-jumps=on']),
     ('full addresses and jump target cache',
@@ -77,9 +87,11 @@ def command(qemu, elf, config, out):
            '-monitor', 'none', '-serial', 'stdio', '-no-reboot',
            '-cpu', CPU, '-kernel', elf,
            '-device', f'loader,addr=0x80f00004,data={ROUNDS},data-len=4']
-    if config == 'trace':
+    if config in ('trace', 'trace-ir'):
         cmd[2] = 'virt,trace=on,trace-chardev=tr,trace-start=on'
         cmd += ['-chardev', f'file,id=tr,path={out}']
+        if config == 'trace-ir':
+            cmd += ['-global', 'riscv-trace-encoder.implicit-return=on']
     elif config == 'exec-log':
         cmd += ['-d', 'exec,nochain', '-D', out]
     return cmd

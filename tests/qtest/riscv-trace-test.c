@@ -156,18 +156,19 @@ static void test_encoder_registers(void)
 
     /*
      * trTeInstFeatures: NoAddrDiff, EnSequentialJump (2),
-     * EnBranchPrediction (4), EnJumpTargetCache (5), SrcID (12 bits) and
-     * SrcBits (0-12) are implemented; the other compression modes read 0.
-     * The reset value carries the hart's srcID, 8 bits wide with two
-     * harts.
+     * EnImplicitReturn (3), EnBranchPrediction (4), EnJumpTargetCache
+     * (5), SrcID (12 bits) and SrcBits (0-12) are implemented;
+     * ImplicitReturnMode (7:6) reads 3, full address comparing, whatever
+     * is written; the other modes read 0.  The reset value carries the
+     * hart's srcID, 8 bits wide with two harts.
      */
-    g_assert_cmphex(rd(qts, ENCODER1 + INST_FEATURES), ==, 0x80010000);
+    g_assert_cmphex(rd(qts, ENCODER1 + INST_FEATURES), ==, 0x800100c0);
     wr(qts, ENCODER0 + INST_FEATURES, 0xffffffff);
-    g_assert_cmphex(rd(qts, ENCODER0 + INST_FEATURES), ==, 0xcfff0035);
+    g_assert_cmphex(rd(qts, ENCODER0 + INST_FEATURES), ==, 0xcfff00fd);
     wr(qts, ENCODER0 + INST_FEATURES, 0x5abc0000);
-    g_assert_cmphex(rd(qts, ENCODER0 + INST_FEATURES), ==, 0x5abc0000);
+    g_assert_cmphex(rd(qts, ENCODER0 + INST_FEATURES), ==, 0x5abc00c0);
     wr(qts, ENCODER0 + INST_FEATURES, 0);
-    g_assert_cmphex(rd(qts, ENCODER0 + INST_FEATURES), ==, 0);
+    g_assert_cmphex(rd(qts, ENCODER0 + INST_FEATURES), ==, 0xc0);
 
     /*
      * Eight filters and eight comparator units.  Filter control: enable,

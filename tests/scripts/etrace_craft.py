@@ -81,19 +81,23 @@ def trap(addr, ecause, tval=0, interrupt=0, thaddr=1, priv=3, branch=1):
     return f.payload()
 
 
-def status(f, diff):
+def status(f, diff, irdepth=None):
+    """notify, updiscon, irreport; with @irdepth, irreport flipped and
+    the 5-bit irdepth (return_stack_size_p 4)."""
     msb = (diff >> (IADDR - 1)) & 1
+    if irdepth is not None:
+        return f.put(msb, 1).put(msb, 1).put(1 - msb, 1).put(irdepth, 5)
     return f.put(msb, 1).put(msb, 1).put(msb, 1)
 
 
-def branch(branches, bmap, diff=None):
+def branch(branches, bmap, diff=None, irdepth=None):
     """Format 1; @diff is the address field (iaddress_lsb shift done)."""
     width = 31 if branches in (0,) or branches > 15 else \
         15 if branches > 7 else 7 if branches > 3 else \
         3 if branches > 1 else 1
     f = Fields().put(1, 2).put(branches, 5).put(bmap, width)
     if branches:
-        status(f.put(diff, IADDR), diff & ((1 << IADDR) - 1))
+        status(f.put(diff, IADDR), diff & ((1 << IADDR) - 1), irdepth)
     return f.payload()
 
 
@@ -153,6 +157,13 @@ def seeds():
         'full-map': head + b'\x00' + stream([support(), start(BASE + 4),
                                              branch(0, 0x7ffffffe),
                                              support(qual=1)]),
+        # implicit return: the ret pops, then a failed one (irdepth 1)
+        'implicit-return': head + b'\x00' +
+        stream([support(ioptions=1), start(BASE),
+                branch(3, 0b100, 0x14 >> 1), start(BASE + 0x0c),
+                addr_only(0x08 >> 1), branch(0, 0), support(qual=3)]) +
+        stream([support(ioptions=1), start(BASE + 0x0c),
+                branch(1, 0, 0x08 >> 1, 1), support(qual=1)]),
         # the code ends before the function at 0x18: out of it and back
         'jump-out': bytes([0x18 // 4]) + CODE[:0x18] + b'\x00' +
         stream(GOOD),

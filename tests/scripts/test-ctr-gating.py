@@ -8,7 +8,7 @@ it is translated) and looks at what the control-flow event pipeline
 emitted.  An event appended to the pipeline's buffer is the call of the
 drain helper taken when the buffer is full, then inline stores ending
 with its 32-bit info word (kind 1 = transfer, 2 = block, in bits 15:8;
-ctrdata.TYPE in 7:0); a block counting retired instructions starts
+ctrdata.TYPE in 7:0; flags above); a block counting retired instructions starts
 with the patched addition "add_i32 tmp,$0x0,$N".  CTR never needs
 block events.
   - CTR present but never enabled: no transfer, no counting, no helper
@@ -62,8 +62,10 @@ def emitted(qemu, elf, cpu, mode):
                     info = int(m.group(1), 16)
                     if not drain:
                         sys.exit('appended event without the drain check')
-                    if info >> 8 != 1:
-                        sys.exit(f'event of kind {info >> 8}: ' + line)
+                    # flags above bit 15 (a call's x1 link, ...)
+                    if (info >> 8) & 0xff != 1:
+                        sys.exit(f'event of kind {(info >> 8) & 0xff}: ' +
+                                 line)
                     types.append(info & 0xff)
                     drain = False
                 elif line.startswith('OP:') and drain:

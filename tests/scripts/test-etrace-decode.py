@@ -358,6 +358,24 @@ def main():
                                  c.support(qual=1)]),
                  0, want_flow, images=sij_img)
 
+        # implicit return (ioptions bit 0, a 16-entry return stack): the
+        # jal ra at 0x0c pushes 0x10, the ret at 0x18 pops it, the format
+        # 1 reports the target of jr t1; without the option the ret is
+        # an uninferable jump to the reported address.  A failed return:
+        # irreport flipped with irdepth 1, the depth at the ret, sends it
+        # to the reported address; with irdepth 2 the ret is implicit.
+        flow_ret = [c.BASE + o for o in (0x00, 0x04, 0x08, 0x04, 0x08,
+                                         0x04, 0x08, 0x0c, 0x18)]
+        for name, opts, depth, want_flow in [
+                ('implicit-return', 1, None, c.GOOD_FLOW),
+                ('implicit-return-off', 0, None, flow_ret + [c.BASE + 0x14]),
+                ('implicit-return-failed', 1, 1, flow_ret + [c.BASE + 0x14]),
+                ('implicit-return-other-depth', 1, 2, c.GOOD_FLOW)]:
+            case(name, c.stream([c.support(ioptions=opts), c.start(c.BASE),
+                                 c.branch(3, 0b100, 0x14 >> 1, depth),
+                                 c.support(qual=3)]),
+                 0, want_flow)
+
         # command line errors
         for name, args, msg in [
                 ('no-image', [], 'no program image'),

@@ -62,17 +62,27 @@ CASES = [
 
 # trTeControl: Active (0), Enable (1), InstTracing (2), InstMode 6:4 (7
 # for E-Trace), InstSyncMode 17:16, InstSyncMax 23:20; trTeInstFeatures:
-# NoAddrDiff (0).  Hart 0's encoder is at 0x3020000.
+# NoAddrDiff (0), EnSequentialJump (2), EnImplicitReturn (3),
+# EnBranchPrediction (4), EnJumpTargetCache (5), ImplicitReturnMode 7:6
+# (always 3, full address comparing).  Hart 0's encoder is at 0x3020000.
 def control(mode, period):
     return 1 | 1 << 1 | 1 << 2 | 7 << 4 | mode << 16 | period << 20
 
 
+IR_MODE = 3 << 6
 REGISTERS = [
-    ('trace-start defaults', [], control(1, 8), 0),
+    ('trace-start defaults', [], control(1, 8), IR_MODE),
     ('no-addr-diff, sync-mode, sync-max',
      ['-global', 'riscv-trace-encoder.no-addr-diff=on',
       '-global', 'riscv-trace-encoder.sync-mode=3',
-      '-global', 'riscv-trace-encoder.sync-max=0'], control(3, 0), 1),
+      '-global', 'riscv-trace-encoder.sync-max=0'], control(3, 0),
+     1 | IR_MODE),
+    ('every compression option',
+     ['-global', 'riscv-trace-encoder.sequential-jumps=on',
+      '-global', 'riscv-trace-encoder.implicit-return=on',
+      '-global', 'riscv-trace-encoder.branch-prediction=on',
+      '-global', 'riscv-trace-encoder.jump-target-cache=on'], control(1, 8),
+     1 << 2 | 1 << 3 | 1 << 4 | 1 << 5 | IR_MODE),
 ]
 
 

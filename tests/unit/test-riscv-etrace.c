@@ -34,6 +34,18 @@ static const ETraceParams rv64 = {
  * "Illegal Opcode test"): 40-bit addresses, nothing dropped, 2-bit
  * privilege, 5-bit ecause, full addresses.
  */
+/* The same with the encoder's 16-entry return stack: 5-bit irdepth. */
+static const ETraceParams rv64_ir = {
+    .iaddress_width = 64,
+    .iaddress_lsb = 1,
+    .privilege_width = 3,
+    .ecause_width = 6,
+    .f0s_width = 1,
+    .cache_size = 6,
+    .bpred_size = 6,
+    .return_stack_size = 4,
+};
+
 static const ETraceParams example = {
     .iaddress_width = 40,
     .iaddress_lsb = 0,
@@ -94,9 +106,9 @@ static void test_spec_example_bytes(void)
         .address = 0x8000010c,
     };
 
-    etrace_set_status_bits(&f1, &example, false, false, false);
+    etrace_set_status_bits(&f1, &example, false, false, false, 0);
     check_payload(&example, &f1, "05 04 01 00 80 00");
-    etrace_set_status_bits(&f2, &example, false, false, false);
+    etrace_set_status_bits(&f2, &example, false, false, false, 0);
     check_payload(&example, &f2, "32 04 00 00 02");
 }
 
@@ -187,11 +199,11 @@ static void test_branch_packets(void)
     };
 
     /* format 10, then 66 ones: two bits kept, padded with ones */
-    etrace_set_status_bits(&t, &rv64, false, false, false);
+    etrace_set_status_bits(&t, &rv64, false, false, false, 0);
     g_assert_true(t.notify && t.updiscon && t.irreport);
     check_payload(&rv64, &t, "fe");
     /* updiscon signalled: notify = MSB = 1, updiscon = 0, irreport = 0 */
-    etrace_set_status_bits(&t, &rv64, false, true, false);
+    etrace_set_status_bits(&t, &rv64, false, true, false, 0);
     g_assert_true(t.notify && !t.updiscon && !t.irreport);
     /* bits 65 = 1, 66 = 0, 67 = 0: nothing compresses below bit 66 */
     check_payload(&rv64, &t, "fe ff ff ff ff ff ff ff 03");
@@ -207,7 +219,7 @@ static void test_branch_packets(void)
     map.branches = 3;
     map.branch_map = 5;
     map.address = 2;
-    etrace_set_status_bits(&map, &rv64, false, false, false);
+    etrace_set_status_bits(&map, &rv64, false, false, false, 0);
     /* 01 11000 then 101 (bits 7-9), address from bit 10: bit 11 */
     check_payload(&rv64, &map, "8d 0a");
 }
@@ -293,6 +305,18 @@ typedef struct Recorder {
     ETraceParams params;
 } Recorder;
 
+/* irdepth, when it is not 0 (with a return stack only). */
+static const char *irdepth_text(const ETraceTeInst *t)
+{
+    static char buf[16];
+
+    if (!t->irdepth) {
+        return "";
+    }
+    snprintf(buf, sizeof(buf), " d=%x", t->irdepth);
+    return buf;
+}
+
 static char *describe(const ETraceTeInst *t)
 {
     switch (t->format) {
@@ -308,18 +332,21 @@ static char *describe(const ETraceTeInst *t)
                                    t->irreport);
         }
         g_assert_cmpuint(t->subformat, ==, ETRACE_EXT_JUMP_CACHE);
-        return g_strdup_printf("F0.1 i=%u n=%u m=%x r=%d", t->index,
-                               t->branches, t->branch_map, t->irreport);
+        return g_strdup_printf("F0.1 i=%u n=%u m=%x r=%d%s", t->index,
+                               t->branches, t->branch_map, t->irreport,
+                               irdepth_text(t));
     case ETRACE_FMT_BRANCH:
         if (!t->branches) {
             return g_strdup_printf("F1 n=0 m=%x", t->branch_map);
         }
-        return g_strdup_printf("F1 n=%u m=%x a=%" PRIx64 " s=%d%d%d",
+        return g_strdup_printf("F1 n=%u m=%x a=%" PRIx64 " s=%d%d%d%s",
                                t->branches, t->branch_map, t->address,
-                               t->notify, t->updiscon, t->irreport);
+                               t->notify, t->updiscon, t->irreport,
+                               irdepth_text(t));
     case ETRACE_FMT_ADDR:
-        return g_strdup_printf("F2 a=%" PRIx64 " s=%d%d%d", t->address,
-                               t->notify, t->updiscon, t->irreport);
+        return g_strdup_printf("F2 a=%" PRIx64 " s=%d%d%d%s", t->address,
+                               t->notify, t->updiscon, t->irreport,
+                               irdepth_text(t));
     case ETRACE_FMT_SYNC:
         switch (t->subformat) {
         case ETRACE_SYNC_START:
@@ -411,6 +438,23 @@ static void setup_cfg(bool full_address, uint8_t sync_mode,
     rec.times = g_array_new(false, false, sizeof(uint64_t));
     clock_now = 0;
     rec.params = rv64;
+    etrace_enc_init(&enc, &cfg, record, &rec);
+    etrace_enc_start(&enc);
+}
+
+/* Implicit return on, with a 16-entry return stack; nothing else. */
+static void setup_ir(bool jump_cache)
+{
+    ETraceEncConfig cfg = {
+        .params = rv64_ir,
+        .jump_cache = jump_cache,
+        .implicit_return = true,
+        .sync_mode = ETRACE_SYNC_MODE_OFF,
+    };
+
+    setup_cfg(false, ETRACE_SYNC_MODE_OFF, 0, false, false, false);
+    g_ptr_array_set_size(rec.packets, 0);
+    rec.params = rv64_ir;
     etrace_enc_init(&enc, &cfg, record, &rec);
     etrace_enc_start(&enc);
 }
@@ -1160,6 +1204,164 @@ static void test_enc_sijump(void)
     expect(at_sync);
 }
 
+/* A call (jal ra) and the return at the end of @first .. @last. */
+static void call_ret(uint64_t call, uint64_t first, uint64_t last,
+                     uint32_t count)
+{
+    blk(call, 4, call, 4, 1, M);
+    etrace_enc_set_itype(&enc, call, ETRACE_ITYPE_INF_CALL);
+    etrace_enc_set_ir(&enc, call, ETRACE_ROW_CALL);
+    blk(first, 4, last, 4, count, M);
+    etrace_enc_set_itype(&enc, last, ETRACE_ITYPE_RETURN);
+    etrace_enc_set_ir(&enc, last, ETRACE_ROW_RET);
+}
+
+/*
+ * Implicit return: a return to the link of the call before it goes out
+ * in no packet (ioptions bit 0); one elsewhere reports its target with
+ * irreport flipped and irdepth 1 (payload.adoc, sec:irxx).
+ */
+static void test_enc_implicit_return(void)
+{
+    static const char *const implicit[] = {
+        "S ie=1 q=0 o=1",
+        "F3.0 b=1 p=3 a=800",
+        "F2 a=4 s=000",                     /* the last, 0x1008 */
+        "S ie=0 q=1 o=1",
+        NULL
+    };
+    static const char *const failed[] = {
+        "S ie=1 q=0 o=1",
+        "F3.0 b=1 p=3 a=800",
+        "F2 a=8 s=001 d=1",                 /* 0x1010, depth 1 */
+        "S ie=0 q=3 o=1",
+        NULL
+    };
+
+    setup_ir(false);
+    call_ret(0x1000, 0x2000, 0x2004, 2);
+    blk(0x1004, 4, 0x1008, 4, 2, M);
+    etrace_enc_stop(&enc, false);
+    expect(implicit);
+
+    setup_ir(false);
+    call_ret(0x1000, 0x2000, 0x2004, 2);
+    blk(0x1010, 4, 0x1010, 4, 1, M);
+    etrace_enc_stop(&enc, false);
+    expect(failed);
+}
+
+/*
+ * irdepth after irreport (payload.adoc, format 2): 2 format bits, 63
+ * address bits (8), notify 0, updiscon 0, irreport 1 (bit 67), irdepth
+ * 00001 (bits 68-72), then copies of 0: bits 67 and 68 in byte 8.
+ */
+static void test_irdepth_packet(void)
+{
+    ETraceTeInst t = { .format = ETRACE_FMT_ADDR, .address = 8 };
+    ETraceTeInst back;
+    ETraceBits b;
+
+    etrace_set_status_bits(&t, &rv64_ir, false, false, true, 1);
+    g_assert_true(!t.notify && !t.updiscon && t.irreport);
+    g_assert_cmpuint(t.irdepth, ==, 1);
+    check_payload(&rv64_ir, &t, "22 00 00 00 00 00 00 00 18");
+    etrace_te_inst_pack(&b, &rv64_ir, &t);
+    g_assert_cmpuint(etrace_compressed_bits(&b), ==, 70);
+
+    /* not reported: irdepth repeats irreport, and compresses away */
+    etrace_set_status_bits(&t, &rv64_ir, false, false, false, 0);
+    g_assert_true(!t.irreport);
+    g_assert_cmpuint(t.irdepth, ==, 0);
+    check_payload(&rv64_ir, &t, "22");
+    t.address = MAKE_64BIT_MASK(0, 63);
+    etrace_set_status_bits(&t, &rv64_ir, false, false, false, 0);
+    g_assert_cmpuint(t.irdepth, ==, 0x1f);
+    check_payload(&rv64_ir, &t, "fe");
+
+    /* format 0.1: irdepth after irreport, after the 3-bit map 101 */
+    t = (ETraceTeInst) {
+        .format = ETRACE_FMT_EXT,
+        .subformat = ETRACE_EXT_JUMP_CACHE,
+        .index = 5,
+        .branches = 2,
+        .branch_map = 5,
+    };
+    etrace_set_irdepth(&t, &rv64_ir, 1, true, 3);
+    g_assert_true(!t.irreport);
+    g_assert_cmpuint(t.irdepth, ==, 3);
+    etrace_te_inst_pack(&b, &rv64_ir, &t);
+    /*
+     * 00 1 101000 01000 101 0 11000: bits 0-2 format and subformat, 3-8
+     * index 5, 9-13 branches 2, 14-16 map, 17 irreport, 18-22 irdepth 3;
+     * the top bit that differs from the sign is 19
+     */
+    g_assert_cmpuint(etrace_compressed_bits(&b), ==, 21);
+    check_payload(&rv64_ir, &t, "2c 44 0d");
+    g_assert_true(etrace_te_inst_unpack(&back, &rv64_ir,
+                                        (const uint8_t[]){ 0x2c, 0x44, 0x0d },
+                                        3));
+    g_assert_cmpuint(back.index, ==, 5);
+    g_assert_cmpuint(back.irreport, ==, 0);
+    g_assert_cmpuint(back.irdepth, ==, 3);
+}
+
+/*
+ * A failed return at the depth where a return was implicit before it,
+ * with no packet in between: a decoder would take the first one for it.
+ * The return is reported first with notify (stop at it), then its
+ * target with irdepth 1.
+ */
+static void test_enc_ir_failed_after_implicit(void)
+{
+    static const char *const want[] = {
+        "S ie=1 q=0 o=1",
+        "F3.0 b=1 p=3 a=800",
+        /* notify, no address MSB: s=111, irdepth copies irreport */
+        "F2 a=1000 s=111 d=1f",             /* 0x3000 - 0x1000 */
+        "F2 a=7ffffffffffff008 s=110 d=1",  /* 0x1010 - 0x3000 */
+        "S ie=0 q=3 o=1",
+        NULL
+    };
+
+    setup_ir(false);
+    call_ret(0x1000, 0x2000, 0x2004, 2);    /* implicit, depth 1 */
+    call_ret(0x1004, 0x3000, 0x3000, 1);    /* to 0x1010: failed */
+    blk(0x1010, 4, 0x1010, 4, 1, M);
+    etrace_enc_stop(&enc, false);
+    expect(want);
+}
+
+/*
+ * f(); f(); and a fault in the second f at an instruction the first one
+ * passed, no branch in between: the instruction before the second f is
+ * reported with notify, so that the report before the fault is its only
+ * pass in the stretch of trace a decoder follows.
+ */
+static void test_enc_ir_same_code_twice(void)
+{
+    static const char *const want[] = {
+        "S ie=1 q=0 o=1",
+        "F3.0 b=1 p=3 a=800",
+        "F2 a=2 s=111 d=1f",                /* 0x1004, notify */
+        "F2 a=7fe s=000",                   /* 0x2000 - 0x1004 */
+        "F3.1 b=1 p=3 c=5 i=0 th=1 a=1800 tval=200",
+        "S ie=0 q=1 o=1",
+        NULL
+    };
+
+    setup_ir(false);
+    call_ret(0x1000, 0x2000, 0x2008, 3);    /* implicit */
+    blk(0x1004, 4, 0x1004, 4, 1, M);        /* jal ra, f again */
+    etrace_enc_set_itype(&enc, 0x1004, ETRACE_ITYPE_INF_CALL);
+    etrace_enc_set_ir(&enc, 0x1004, ETRACE_ROW_CALL);
+    blk(0x2000, 4, 0x2000, 4, 1, M);
+    trp(false, 5, 0x200, 0x2004, 0, M);
+    blk(0x3000, 4, 0x3000, 4, 1, M);
+    etrace_enc_stop(&enc, false);
+    expect(want);
+}
+
 /*
  * Options changed while branches are pending: the support packet says so
  * and the branches go out with the next packet that reports them.
@@ -1481,6 +1683,13 @@ int main(int argc, char **argv)
                     test_enc_jump_cache_shorter);
     g_test_add_func("/etrace/packet/branch-count", test_branch_count_packet);
     g_test_add_func("/etrace/enc/sijump", test_enc_sijump);
+    g_test_add_func("/etrace/packet/irdepth", test_irdepth_packet);
+    g_test_add_func("/etrace/enc/implicit-return",
+                    test_enc_implicit_return);
+    g_test_add_func("/etrace/enc/ir-failed-after-implicit",
+                    test_enc_ir_failed_after_implicit);
+    g_test_add_func("/etrace/enc/ir-same-code-twice",
+                    test_enc_ir_same_code_twice);
     g_test_add_func("/etrace/enc/configure-keeps-branches",
                     test_enc_configure_keeps_branches);
     g_test_add_func("/etrace/enc/branch-prediction",

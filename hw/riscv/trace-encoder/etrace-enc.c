@@ -114,7 +114,11 @@ static void emit_packet(ETraceEnc *e, const ETraceTeInst *t)
     e->emit(e->opaque, t);
 }
 
-/* A packet that reports the branches not yet reported. */
+/*
+ * A packet that reports the branches not yet reported.  A decoder stops
+ * following where it reports: the implicit returns and the blocks
+ * passed before it no longer matter (see ir_cut_needed()).
+ */
 static void send_packet(ETraceEnc *e, const ETraceTeInst *t)
 {
     e->branches = 0;
@@ -122,6 +126,11 @@ static void send_packet(ETraceEnc *e, const ETraceTeInst *t)
     e->pbc = 0;
     e->bp_fail = false;
     e->bp_all = true;
+    e->ir_depths = 0;
+    e->ir_count = 0;
+    e->ir_npass = 0;
+    e->ir_flip = 0;
+    e->ir_notify = false;
     emit_packet(e, t);
 }
 
@@ -141,7 +150,8 @@ static uint64_t address_field(const ETraceEnc *e, uint64_t addr, bool diff)
 
 static uint8_t ioptions(const ETraceEncConfig *cfg)
 {
-    return (cfg->full_address ? ETRACE_IOPT_FULL_ADDRESS : 0) |
+    return (cfg->implicit_return ? ETRACE_IOPT_IMPLICIT_RETURN : 0) |
+           (cfg->full_address ? ETRACE_IOPT_FULL_ADDRESS : 0) |
            (cfg->jump_cache ? ETRACE_IOPT_JUMP_TARGET_CACHE : 0) |
            (cfg->branch_pred ? ETRACE_IOPT_BRANCH_PREDICTION : 0) |
            (cfg->sijump ? ETRACE_IOPT_SEQ_JUMP : 0);
@@ -204,6 +214,9 @@ static void sync_done(ETraceEnc *e, const ETraceRow *r)
      */
     e->sij_on = e->cfg.sijump;
     e->bp_on = e->cfg.branch_pred;
+    /* A decoder's return stack empties at every format 3 packet. */
+    e->ir_on = e->cfg.implicit_return;
+    e->rdepth = 0;
     if (e->bp_on) {
         bp_reset(e);
         if ((uint8_t)(r->itype - ETRACE_ITYPE_NT_BRANCH) < 2) {
@@ -240,7 +253,8 @@ static void address_packet(ETraceEnc *e, ETraceTeInst *t, const ETraceRow *r,
         .address = address_field(e, r->addr, !e->cfg.full_address),
         .time = r->time,
     };
-    etrace_set_status_bits(t, &e->cfg.params, false, updiscon, false);
+    etrace_set_status_bits(t, &e->cfg.params, e->ir_notify, updiscon,
+                           e->ir_flip, e->ir_flip);
 }
 
 /* Whole bytes of the payload of @t, sign-compressed. */
@@ -255,9 +269,9 @@ static unsigned payload_bytes(const ETraceEnc *e, const ETraceTeInst *t)
 /*
  * The target of an uninferable jump @r, in the jump target cache at
  * @index: format 0.1 with the branches before it (irreport repeats the
- * bit before it: no return stack), unless format 1 or 2 is shorter (a
- * near target; format 0 packets, E-Trace: "the encoder may still choose
- * to output the differential address").
+ * bit before it but for a failed return), unless format 1 or 2 is
+ * shorter (a near target; format 0 packets, E-Trace: "the encoder may
+ * still choose to output the differential address").
  */
 static void send_jump_cache(ETraceEnc *e, const ETraceRow *r, unsigned index)
 {
@@ -268,11 +282,13 @@ static void send_jump_cache(ETraceEnc *e, const ETraceRow *r, unsigned index)
         .index = index,
         .branches = e->branches,
         .branch_map = e->branch_map,
-        .irreport = e->branches ? (e->branch_map >> (map - 1)) & 1 : 0,
         .time = r->time,
     };
     ETraceTeInst a;
 
+    etrace_set_irdepth(&t, &e->cfg.params,
+                       e->branches ? (e->branch_map >> (map - 1)) & 1 : 0,
+                       e->ir_flip, e->ir_flip);
     address_packet(e, &a, r, false);
     send_packet(e, payload_bytes(e, &a) < payload_bytes(e, &t) ? &a : &t);
     e->last_addr = r->addr;
@@ -353,7 +369,8 @@ static void send_branch_count(ETraceEnc *e, const ETraceRow *r,
 
     if (r) {
         t.address = address_field(e, r->addr, !e->cfg.full_address);
-        etrace_set_status_bits(&t, &e->cfg.params, false, updiscon, false);
+        etrace_set_status_bits(&t, &e->cfg.params, e->ir_notify, updiscon,
+                               e->ir_flip, e->ir_flip);
         e->last_addr = r->addr;
         e->cur_reported = true;
         e->cur_reported_updiscon = because_updiscon;
@@ -434,9 +451,141 @@ static void send_branches(ETraceEnc *e)
     }
 }
 
+/*
+ * Implicit return (E-Trace "Implicit return mode").  A decoder pushes
+ * the link of every call it follows and pops it at a return while its
+ * stack is not empty, unless the packet it follows to flips irreport
+ * with irdepth equal to its depth there (decoder.adoc); every format 3
+ * packet empties the stack.  The encoder holds the same stack: a return
+ * to the link on top is implicit; one elsewhere reports its target with
+ * irdepth, and is not popped.
+ *
+ * Two things would let a decoder stop in the wrong place, and the spec's
+ * irreport rules (payload.adoc, sec:irxx) do not rule them out:
+ * - a failed return at a depth where a return was implicit earlier in
+ *   the same stretch of trace: the decoder takes the first one;
+ * - a report of an instruction before a trap, a change of privilege or a
+ *   resync (or a format 3.0 at it) that was passed earlier since the last
+ *   branch with an implicit return in between (the same function called
+ *   twice, recursion): the decoder stops at the first pass, and irdepth
+ *   cannot tell passes at the same depth apart.
+ * Before either can happen the encoder reports the row before it with
+ * notify (ir_cut): a decoder stops at its first pass with no branch
+ * outcome left, which is the one (payload.adoc, sec:updiscon, scenario
+ * 4), and goes on from there with an empty stretch.  The encoder sees
+ * the second case coming, with the blocks passed since the last branch,
+ * when a block starts that overlaps one passed before an implicit
+ * return.
+ */
+
+/* The held row is a return a decoder pops to @to. */
+static inline bool ir_pops(const ETraceEnc *e, uint64_t to)
+{
+    return e->rdepth && e->rstack[e->rdepth - 1] == to;
+}
+
+/*
+ * The held row is a return to @next that a decoder would take as one
+ * (it is not sequentially inferable).  @next may be a trap at the
+ * target: an implicit return's is reported with the handler (thaddr =
+ * 1), a decoder finds the EPC on its stack (decoder.adoc,
+ * exception_address); a failed one's with thaddr = 0 and the EPC.
+ */
+static inline bool ir_return(const ETraceEnc *e, const ETraceRow *next)
+{
+    const ETraceRow *cur = &e->cur;
+
+    return (cur->ir & ETRACE_ROW_RET) && cur->retired && next &&
+           itype_is_updiscon(cur->itype) && !(cur->sijump && e->sij_on);
+}
+
+static void ir_push(ETraceEnc *e, uint64_t link)
+{
+    unsigned max = 1u << e->cfg.params.return_stack_size;
+
+    if (e->rdepth == max) {
+        /* Full: the oldest entry goes (decoder.adoc, push_return_stack) */
+        memmove(e->rstack, e->rstack + 1, (max - 1) * sizeof(e->rstack[0]));
+        e->rdepth--;
+    }
+    e->rstack[e->rdepth++] = link;
+}
+
+/* Before the packets of the held row: must it be reported? */
+static bool ir_cut_needed(const ETraceEnc *e, const ETraceRow *next)
+{
+    return e->ir_cut ||
+           (ir_return(e, next) && e->rdepth && !ir_pops(e, next->addr) &&
+            (e->ir_depths >> e->rdepth & 1));
+}
+
+/* After the packets of the held row: its effect on the return stack. */
+static void ir_step(ETraceEnc *e, const ETraceRow *next)
+{
+    ETraceRow *cur = &e->cur;
+
+    if ((uint8_t)(cur->itype - ETRACE_ITYPE_NT_BRANCH) < 2) {
+        /* Passes before a branch cannot be taken for a later one. */
+        e->ir_npass = 0;
+    } else if (cur->ir & ETRACE_ROW_CALL) {
+        ir_push(e, cur->addr + (cur->ir & ETRACE_ROW_RVC ? 2 : 4));
+    } else if (ir_return(e, next)) {
+        if (ir_pops(e, next->addr)) {
+            e->ir_depths |= 1u << e->rdepth;
+            e->ir_count++;
+            e->rdepth--;
+            cur->itype = ETRACE_ITYPE_OTHER_INF;
+        } else {
+            e->ir_flip = e->rdepth;
+        }
+    }
+}
+
+/*
+ * A block @first .. @last is about to be fed: does it overlap one passed
+ * since the last branch and before an implicit return (the held row's
+ * included)?  Then the held row is reported.  With no room left to
+ * remember the block, too.
+ */
+static void ir_check_block(ETraceEnc *e, uint64_t first, uint64_t last)
+{
+    ETraceRow next = { .addr = first, .retired = true };
+    uint32_t irs = e->ir_count;
+    unsigned i;
+
+    if ((uint8_t)(e->cur.itype - ETRACE_ITYPE_NT_BRANCH) < 2) {
+        return;
+    }
+    if (ir_return(e, &next) && ir_pops(e, first)) {
+        irs++;
+    }
+    if (e->ir_npass == ETRACE_IR_PASSES) {
+        e->ir_cut = true;
+        return;
+    }
+    for (i = 0; i < e->ir_npass; i++) {
+        if (e->ir_irs[i] < irs && first <= e->ir_last[i] &&
+            e->ir_first[i] <= last) {
+            e->ir_cut = true;
+            return;
+        }
+    }
+}
+
+/* The block @first .. @last was passed. */
+static void ir_pass(ETraceEnc *e, uint64_t first, uint64_t last)
+{
+    if (e->ir_npass < ETRACE_IR_PASSES) {
+        e->ir_first[e->ir_npass] = first;
+        e->ir_last[e->ir_npass] = last;
+        e->ir_irs[e->ir_npass] = e->ir_count;
+        e->ir_npass++;
+    }
+}
+
 /* The steps of the algorithm for a row that is not a common one. */
 static void etrace_enc_decide_slow(ETraceEnc *e, const ETraceRow *next,
-                                   bool trap_reported)
+                                   bool trap_reported, bool ir_cut)
 {
     const ETraceRow *cur = &e->cur;
     const ETraceRow *prev = e->have_prev ? &e->prev : NULL;
@@ -488,6 +637,13 @@ static void etrace_enc_decide_slow(ETraceEnc *e, const ETraceRow *next,
 
     if (itype_is_exception(cur->itype) || next_exc_only ||
         (pending_branches(e) && next_priv != cur->priv)) {
+        send_branch(e, cur, false, false);
+        return;
+    }
+
+    /* A decoder is told to stop at the first pass here (notify). */
+    if (ir_cut && next) {
+        e->ir_notify = true;
         send_branch(e, cur, false, false);
         return;
     }
@@ -572,6 +728,7 @@ static inline void etrace_enc_decide(ETraceEnc *e, const ETraceRow *next)
     const ETraceRow *cur = &e->cur;
     const ETraceRow *prev = &e->prev;
     bool trap_reported = e->trap_reported;
+    bool ir_cut;
 
     if (cur->middle) {
         e->cur_reported = false;
@@ -579,6 +736,8 @@ static inline void etrace_enc_decide(ETraceEnc *e, const ETraceRow *next)
         return;
     }
     etrace_enc_account(e);
+    ir_cut = unlikely(e->ir_on) && ir_cut_needed(e, next);
+    e->ir_cut = false;
 
     /*
      * The common row: retired, after and before retired rows of its mode
@@ -589,15 +748,17 @@ static inline void etrace_enc_decide(ETraceEnc *e, const ETraceRow *next)
         !itype_is_exception(cur->itype) && !itype_is_exception(prev->itype) &&
         !itype_is_exception(next->itype) && !itype_is_updiscon(prev->itype) &&
         prev->priv == cur->priv && next->priv == cur->priv &&
-        !resync_near(e)) {
+        !resync_near(e) && !ir_cut) {
         if (unlikely(branches_due(e))) {
             send_branches(e);
         }
-        sij_resolve(e);
-        return;
+    } else {
+        etrace_enc_decide_slow(e, next, trap_reported, ir_cut);
     }
-    etrace_enc_decide_slow(e, next, trap_reported);
     sij_resolve(e);
+    if (unlikely(e->ir_on)) {
+        ir_step(e, next);
+    }
 }
 
 void etrace_enc_init(ETraceEnc *e, const ETraceEncConfig *cfg,
@@ -642,6 +803,13 @@ static void etrace_enc_reset_pipeline(ETraceEnc *e)
     e->halfwords_pending = 0;
     e->resync_flushed = false;
     e->trap_reported = false;
+    e->rdepth = 0;
+    e->ir_depths = 0;
+    e->ir_count = 0;
+    e->ir_npass = 0;
+    e->ir_cut = false;
+    e->ir_flip = 0;
+    e->ir_notify = false;
 }
 
 void etrace_enc_start(ETraceEnc *e)
@@ -704,6 +872,10 @@ void etrace_enc_lost(ETraceEnc *e)
     e->bp_fail = false;
     e->bp_all = true;
     e->trap_reported = false;
+    e->rdepth = 0;
+    e->ir_cut = false;
+    e->ir_flip = 0;
+    e->ir_notify = false;
     send_support(e, true, ETRACE_QUAL_TRACE_LOST);
 }
 
@@ -746,7 +918,8 @@ static inline bool etrace_enc_steady(const ETraceEnc *e, uint8_t priv)
     const ETraceRow *prev = &e->prev;
     const ETraceRow *cur = &e->cur;
 
-    return e->have_prev && e->have_cur && prev->retired && cur->retired &&
+    return e->have_prev && e->have_cur && !e->ir_on &&
+           prev->retired && cur->retired &&
            !cur->middle && !itype_is_exception(prev->itype) &&
            !itype_is_updiscon(prev->itype) &&
            !itype_is_exception(cur->itype) &&
@@ -757,14 +930,20 @@ void etrace_enc_block(ETraceEnc *e, uint64_t first, unsigned first_size,
                       uint64_t last, unsigned last_size, uint32_t count,
                       uint8_t priv, uint64_t first_time, uint64_t last_time)
 {
+    uint8_t last_ir = last_size == 2 ? ETRACE_ROW_RVC : 0;
     ETraceRow r = {
         .addr = first,
         .time = first_time,
         .itype = ETRACE_ITYPE_NONE,
         .priv = priv,
         .retired = true,
+        .ir = count == 1 ? last_ir : 0,
     };
     uint32_t halfwords = (last - first + last_size) / 2;
+
+    if (unlikely(e->ir_on) && e->have_cur) {
+        ir_check_block(e, first, last);
+    }
 
     /*
      * The held row is decided now that its next, the block's first row,
@@ -789,6 +968,7 @@ void etrace_enc_block(ETraceEnc *e, uint64_t first, unsigned first_size,
             e->cur.time = first_time;
             e->cur.itype = ETRACE_ITYPE_NONE;
             e->cur.sijump = false;
+            e->cur.ir = r.ir;
             e->cur.halfwords = 0;
             if (count > 1 && likely(!resync_near_after_packet(e))) {
                 if (itype_is_updiscon(itype)) {
@@ -808,12 +988,17 @@ void etrace_enc_block(ETraceEnc *e, uint64_t first, unsigned first_size,
                 e->prev.itype = ETRACE_ITYPE_NONE;
                 e->cur.addr = last;
                 e->cur.time = last_time;
+                e->cur.ir = last_ir;
                 e->cur.halfwords = halfwords;
                 return;
             }
         } else {
-            etrace_enc_decide_slow(e, &r, false);
+            etrace_enc_decide_slow(e, &r, false, false);
             sij_resolve(e);
+            if (unlikely(e->ir_on)) {
+                /* on from the synchronisation just sent */
+                ir_step(e, &r);
+            }
             e->prev = e->cur;
             e->cur = r;
         }
@@ -823,15 +1008,16 @@ void etrace_enc_block(ETraceEnc *e, uint64_t first, unsigned first_size,
 
     if (count == 1) {
         e->cur.halfwords = halfwords;
-        return;
+        goto passed;
     }
     if (etrace_enc_quiet(e)) {
         /* The common case: go straight to the block's last row. */
         e->prev = e->cur;
         e->cur.addr = last;
         e->cur.time = last_time;
+        e->cur.ir = last_ir;
         e->cur.halfwords = halfwords;
-        return;
+        goto passed;
     }
     if (count > 2) {
         /* The clock moves evenly over a block. */
@@ -847,7 +1033,12 @@ void etrace_enc_block(ETraceEnc *e, uint64_t first, unsigned first_size,
     r.addr = last;
     r.time = last_time;
     r.halfwords = halfwords;
+    r.ir = last_ir;
     etrace_enc_row(e, &r);
+passed:
+    if (unlikely(e->ir_on)) {
+        ir_pass(e, first, last);
+    }
 }
 
 void etrace_enc_set_itype(ETraceEnc *e, uint64_t addr, uint8_t itype)
@@ -861,6 +1052,13 @@ void etrace_enc_set_sijump(ETraceEnc *e, uint64_t addr)
 {
     if (e->have_cur && e->cur.retired && e->cur.addr == addr) {
         e->cur.sijump = true;
+    }
+}
+
+void etrace_enc_set_ir(ETraceEnc *e, uint64_t addr, uint8_t flags)
+{
+    if (e->have_cur && e->cur.retired && e->cur.addr == addr) {
+        e->cur.ir |= flags;
     }
 }
 

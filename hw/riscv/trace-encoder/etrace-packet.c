@@ -48,14 +48,28 @@ static unsigned address_bits(const ETraceParams *p)
     return p->iaddress_width - p->iaddress_lsb;
 }
 
+void etrace_set_irdepth(ETraceTeInst *t, const ETraceParams *p, bool before,
+                        bool irreport, unsigned irdepth)
+{
+    unsigned width = etrace_irdepth_bits(p);
+
+    t->irreport = before ^ irreport;
+    if (irreport) {
+        t->irdepth = irdepth;
+    } else {
+        t->irdepth = t->irreport ? (1u << width) - 1 : 0;
+    }
+}
+
 void etrace_set_status_bits(ETraceTeInst *t, const ETraceParams *p,
-                            bool notify, bool updiscon, bool irreport)
+                            bool notify, bool updiscon, bool irreport,
+                            unsigned irdepth)
 {
     bool msb = (t->address >> (address_bits(p) - 1)) & 1;
 
     t->notify = msb ^ notify;
     t->updiscon = t->notify ^ updiscon;
-    t->irreport = t->updiscon ^ irreport;
+    etrace_set_irdepth(t, p, t->updiscon, irreport, irdepth);
 }
 
 static void pack_address_tail(ETraceBits *b, const ETraceParams *p,
@@ -65,7 +79,7 @@ static void pack_address_tail(ETraceBits *b, const ETraceParams *p,
     bits_put(b, t->notify, 1);
     bits_put(b, t->updiscon, 1);
     bits_put(b, t->irreport, 1);
-    /* irdepth: no return stack, no call counter, so 0 bits */
+    bits_put(b, t->irdepth, etrace_irdepth_bits(p));
 }
 
 /*
@@ -78,8 +92,9 @@ static void pack_address_packet(ETraceBits *b, const ETraceParams *p,
     unsigned abits = address_bits(p);
     uint64_t addr = abits < 64 ? t->address & ((UINT64_C(1) << abits) - 1)
                                : t->address;
-    uint64_t w0 = t->format, w1, sign;
-    unsigned len = 2, top;
+    unsigned irbits = etrace_irdepth_bits(p);
+    uint64_t w0 = t->format, w1, sign, top;
+    unsigned len = 2;
 
     if (t->format == ETRACE_FMT_BRANCH) {
         unsigned map = etrace_map_bits(t->branches);
@@ -96,20 +111,24 @@ static void pack_address_packet(ETraceBits *b, const ETraceParams *p,
             return;
         }
     }
-    /* the address from bit len (2..38), then the three status bits */
+    /*
+     * the address from bit len (2..38), then the three status bits and
+     * irdepth (at most 12 bits in all)
+     */
     w1 = addr >> (64 - len);
     w0 |= addr << len;
     len += abits;
     top = (uint64_t)t->notify | (uint64_t)t->updiscon << 1 |
-          (uint64_t)t->irreport << 2;
+          (uint64_t)t->irreport << 2 |
+          (uint64_t)(t->irdepth & ((1u << irbits) - 1)) << 3;
     if (len >= 64) {
-        w1 |= (uint64_t)top << (len - 64);
+        w1 |= top << (len - 64);
     } else {
-        w0 |= (uint64_t)top << len;
-        w1 |= (uint64_t)top >> (64 - len);
+        w0 |= top << len;
+        w1 |= top >> (64 - len);
     }
-    len += 3;
-    sign = (uint64_t)t->irreport ? UINT64_MAX : 0;
+    len += 3 + irbits;
+    sign = (top >> (2 + irbits)) & 1 ? UINT64_MAX : 0;
     if (len < 64) {
         w0 |= sign << len;
         w1 = sign;
@@ -155,7 +174,7 @@ void etrace_te_inst_pack(ETraceBits *b, const ETraceParams *p,
             bits_put(b, t->branch_map, etrace_map_bits(t->branches));
         }
         bits_put(b, t->irreport, 1);
-        /* irdepth: no return stack, no call counter, so 0 bits */
+        bits_put(b, t->irdepth, etrace_irdepth_bits(p));
         break;
     case ETRACE_FMT_BRANCH:
         bits_put(b, t->branches, 5);
@@ -270,6 +289,7 @@ static void unpack_address_tail(ETraceTeInst *t, const ETraceParams *p,
     t->notify = bits_get(b, pos, 1);
     t->updiscon = bits_get(b, pos, 1);
     t->irreport = bits_get(b, pos, 1);
+    t->irdepth = bits_get(b, pos, etrace_irdepth_bits(p));
 }
 
 bool etrace_te_inst_unpack(ETraceTeInst *t, const ETraceParams *p,
@@ -311,6 +331,7 @@ bool etrace_te_inst_unpack(ETraceTeInst *t, const ETraceParams *p,
                                      etrace_map_bits(t->branches));
         }
         t->irreport = bits_get(b, &pos, 1);
+        t->irdepth = bits_get(b, &pos, etrace_irdepth_bits(p));
         return true;
     case ETRACE_FMT_BRANCH:
         t->branches = bits_get(b, &pos, 5);

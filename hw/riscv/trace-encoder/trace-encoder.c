@@ -64,8 +64,10 @@ REG32(TE_IMPL, 0x004)
 REG32(TE_INST_FEATURES, 0x008)
     FIELD(TE_INST_FEATURES, NO_ADDR_DIFF, 0, 1)
     FIELD(TE_INST_FEATURES, EN_SEQUENTIAL_JUMP, 2, 1)
+    FIELD(TE_INST_FEATURES, EN_IMPLICIT_RETURN, 3, 1)
     FIELD(TE_INST_FEATURES, EN_BRANCH_PREDICTION, 4, 1)
     FIELD(TE_INST_FEATURES, EN_JUMP_TARGET_CACHE, 5, 1)
+    FIELD(TE_INST_FEATURES, IMPLICIT_RETURN_MODE, 6, 2)
     FIELD(TE_INST_FEATURES, SRC_ID, 16, 12)
     FIELD(TE_INST_FEATURES, SRC_BITS, 28, 4)
 REG32(TE_INST_FILTERS, 0x00c)
@@ -104,6 +106,11 @@ typedef struct TETimestamp {
  * chapter, "Optional Modes": hardcode to 7).
  */
 #define TE_INST_MODE_ETRACE     7
+/*
+ * trTeInstImplicitReturnMode: 3, full address comparing (a return is
+ * implicit only when it goes where the stack predicts).
+ */
+#define TE_IMPLICIT_RETURN_FULL 3
 #define TE_SRC_BITS_MAX         12
 
 /* Fields the guest can write, and the defaults of release from reset. */
@@ -116,6 +123,7 @@ typedef struct TETimestamp {
 #define TE_INST_FEATURES_RW \
     (R_TE_INST_FEATURES_NO_ADDR_DIFF_MASK | \
      R_TE_INST_FEATURES_EN_SEQUENTIAL_JUMP_MASK | \
+     R_TE_INST_FEATURES_EN_IMPLICIT_RETURN_MASK | \
      R_TE_INST_FEATURES_EN_BRANCH_PREDICTION_MASK | \
      R_TE_INST_FEATURES_EN_JUMP_TARGET_CACHE_MASK | \
      R_TE_INST_FEATURES_SRC_ID_MASK)
@@ -143,6 +151,7 @@ struct RISCVTraceEncoder {
     bool reset_jump_cache;
     bool reset_branch_pred;
     bool reset_sijump;
+    bool reset_implicit_return;
     /* The hart's env->cf.const_rd, migrated with the encoder. */
     uint32_t cf_const_rd;
     uint8_t start_sync_mode;
@@ -190,6 +199,8 @@ static const ETraceParams te_params = {
     .f0s_width = 1,
     .cache_size = ETRACE_JTC_MAX_BITS,
     .bpred_size = ETRACE_BPRED_MAX_BITS,
+    /* a 16-entry return stack: irdepth is 5 bits wide */
+    .return_stack_size = ETRACE_RSTACK_BITS,
 };
 
 /* The counter when the clock reads @clock (not before the anchor). */
@@ -242,6 +253,8 @@ static void te_config(RISCVTraceEncoder *s, ETraceEncConfig *cfg)
                                   EN_BRANCH_PREDICTION),
         .sijump = FIELD_EX32(s->inst_features, TE_INST_FEATURES,
                              EN_SEQUENTIAL_JUMP),
+        .implicit_return = FIELD_EX32(s->inst_features, TE_INST_FEATURES,
+                                      EN_IMPLICIT_RETURN),
         .sync_mode = FIELD_EX32(s->control, TE_CONTROL, INST_SYNC_MODE),
         .sync_max = FIELD_EX32(s->control, TE_CONTROL, INST_SYNC_MAX),
     };
@@ -383,6 +396,8 @@ static uint32_t te_needs(CPURISCVState *env, void *opaque)
     }
     return (etrace_filter_per_insn(&s->filter) ? RISCV_CF_NEED_STEP : 0) |
            (s->enc.cfg.sijump ? RISCV_CF_NEED_SIJUMP : 0) |
+           (s->enc.cfg.implicit_return || s->enc.ir_on ?
+            BIT(CTRDATA_TYPE_DIRECT_CALL) : 0) |
            (s->encap.timestamp_bytes ? RISCV_CF_NEED_INSNS : 0) |
            RISCV_CF_NEED_BLOCKS |
            BIT(CTRDATA_TYPE_NONTAKEN_BRANCH) |
@@ -456,6 +471,11 @@ static void te_drain(CPURISCVState *env, void *opaque,
             etrace_enc_set_itype(&s->enc, ev[i].src & mask, itype);
             if (ev[i].info & RISCV_CF_EV_SEQ_INFERABLE) {
                 etrace_enc_set_sijump(&s->enc, ev[i].src & mask);
+            }
+            if (ev[i].info & (RISCV_CF_EV_LINK_X1 | RISCV_CF_EV_RETURN_X1)) {
+                etrace_enc_set_ir(&s->enc, ev[i].src & mask,
+                                  ev[i].info & RISCV_CF_EV_LINK_X1 ?
+                                  ETRACE_ROW_CALL : ETRACE_ROW_RET);
             }
         }
     }
@@ -695,6 +715,9 @@ static void te_write(void *opaque, hwaddr addr, uint64_t val64,
         s->inst_features = val & TE_INST_FEATURES_RW;
         s->inst_features = FIELD_DP32(s->inst_features, TE_INST_FEATURES,
                                       SRC_BITS, bits);
+        s->inst_features = FIELD_DP32(s->inst_features, TE_INST_FEATURES,
+                                      IMPLICIT_RETURN_MODE,
+                                      TE_IMPLICIT_RETURN_FULL);
         break;
     case A_TE_IMPL:
         qemu_log_mask(LOG_GUEST_ERROR, "%s: trTeImpl is read-only\n",
@@ -774,6 +797,12 @@ static void te_reset_hold(Object *obj, ResetType type)
                                   EN_BRANCH_PREDICTION, s->reset_branch_pred);
     s->inst_features = FIELD_DP32(s->inst_features, TE_INST_FEATURES,
                                   EN_SEQUENTIAL_JUMP, s->reset_sijump);
+    s->inst_features = FIELD_DP32(s->inst_features, TE_INST_FEATURES,
+                                  EN_IMPLICIT_RETURN,
+                                  s->reset_implicit_return);
+    s->inst_features = FIELD_DP32(s->inst_features, TE_INST_FEATURES,
+                                  IMPLICIT_RETURN_MODE,
+                                  TE_IMPLICIT_RETURN_FULL);
     s->inst_features = FIELD_DP32(s->inst_features, TE_INST_FEATURES, SRC_ID,
                                   s->reset_srcid);
     s->inst_features = FIELD_DP32(s->inst_features, TE_INST_FEATURES,
@@ -1037,6 +1066,55 @@ static const VMStateDescription vmstate_te_sij = {
     }
 };
 
+/*
+ * With implicit return on or about to be, or a held row that is a call
+ * or a return (the option may be turned on before it is decided).
+ */
+static bool ir_needed(void *opaque)
+{
+    RISCVTraceEncoder *s = opaque;
+
+    return s->enc.cfg.implicit_return || s->enc.ir_on ||
+           (s->enc.cur.ir & (ETRACE_ROW_CALL | ETRACE_ROW_RET));
+}
+
+static int ir_post_load(void *opaque, int version_id)
+{
+    RISCVTraceEncoder *s = opaque;
+    ETraceEnc *e = &s->enc;
+
+    return e->rdepth > (1u << ETRACE_RSTACK_BITS) ||
+           e->ir_flip > (1u << ETRACE_RSTACK_BITS) ||
+           e->ir_npass > ETRACE_IR_PASSES ? -EINVAL : 0;
+}
+
+static const VMStateDescription vmstate_te_ir = {
+    .name = TYPE_RISCV_TRACE_ENCODER "/implicit-return",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .needed = ir_needed,
+    .post_load = ir_post_load,
+    .fields = (const VMStateField[]) {
+        VMSTATE_BOOL(enc.cfg.implicit_return, RISCVTraceEncoder),
+        VMSTATE_BOOL(enc.ir_on, RISCVTraceEncoder),
+        VMSTATE_UINT8(enc.cur.ir, RISCVTraceEncoder),
+        VMSTATE_UINT64_ARRAY(enc.rstack, RISCVTraceEncoder,
+                             1 << ETRACE_RSTACK_BITS),
+        VMSTATE_UINT8(enc.rdepth, RISCVTraceEncoder),
+        VMSTATE_UINT32(enc.ir_depths, RISCVTraceEncoder),
+        VMSTATE_UINT32(enc.ir_count, RISCVTraceEncoder),
+        VMSTATE_UINT64_ARRAY(enc.ir_first, RISCVTraceEncoder,
+                             ETRACE_IR_PASSES),
+        VMSTATE_UINT64_ARRAY(enc.ir_last, RISCVTraceEncoder,
+                             ETRACE_IR_PASSES),
+        VMSTATE_UINT32_ARRAY(enc.ir_irs, RISCVTraceEncoder,
+                             ETRACE_IR_PASSES),
+        VMSTATE_UINT8(enc.ir_npass, RISCVTraceEncoder),
+        VMSTATE_UINT8(enc.ir_flip, RISCVTraceEncoder),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
 static bool bp_needed(void *opaque)
 {
     RISCVTraceEncoder *s = opaque;
@@ -1140,6 +1218,7 @@ static const VMStateDescription vmstate_te = {
         &vmstate_te_jtc,
         &vmstate_te_bp,
         &vmstate_te_sij,
+        &vmstate_te_ir,
         NULL
     }
 };
@@ -1165,6 +1244,9 @@ static const Property te_properties[] = {
     /* trTeInstEnJumpTargetCache after reset */
     DEFINE_PROP_BOOL("jump-target-cache", RISCVTraceEncoder,
                      reset_jump_cache, false),
+    /* trTeInstEnImplicitReturn after reset */
+    DEFINE_PROP_BOOL("implicit-return", RISCVTraceEncoder,
+                     reset_implicit_return, false),
     /* trTeInstSyncMode and trTeInstSyncMax when tracing from reset */
     DEFINE_PROP_UINT8("sync-mode", RISCVTraceEncoder, start_sync_mode,
                       ETRACE_SYNC_MODE_PACKETS),

@@ -34,6 +34,10 @@
 /* The largest jump target cache and branch predictor: 2^6 entries. */
 #define ETRACE_JTC_MAX_BITS         6
 #define ETRACE_BPRED_MAX_BITS       6
+/* The return stack of implicit return mode: 2^4 entries. */
+#define ETRACE_RSTACK_BITS          4
+/* Blocks passed since the last branch that implicit return remembers. */
+#define ETRACE_IR_PASSES            32
 
 /**
  * ETraceEncConfig: run-time options
@@ -48,6 +52,9 @@
  *               trTeInstEnBranchPrediction; needs params.bpred_size)
  * @sijump: treat sequentially inferable jumps as inferable
  *          (trTeInstEnSequentialJump)
+ * @implicit_return: do not report the targets of returns a return stack
+ *                   predicts (trTeInstEnImplicitReturn; needs
+ *                   params.return_stack_size)
  * @sync_mode: ETRACE_SYNC_MODE_*
  * @sync_max: trTeInstSyncMax: resync after 2^(sync_max + 4) units
  */
@@ -57,6 +64,7 @@ typedef struct ETraceEncConfig {
     bool jump_cache;
     bool branch_pred;
     bool sijump;
+    bool implicit_return;
     uint8_t sync_mode;
     uint8_t sync_max;
 } ETraceEncConfig;
@@ -76,6 +84,7 @@ typedef void ETraceEmitFn(void *opaque, const ETraceTeInst *t);
  *             half-word resync mode
  * @ecause, @tval: the trap of an itype 1 or 2 row
  * @sijump: an uninferable jump whose target is sequentially inferable
+ * @ir: ETRACE_ROW_* flags for implicit return
  * @time: when it retired or trapped (a clock value the encoder passes
  *        on with the packets that report it)
  */
@@ -90,7 +99,18 @@ typedef struct ETraceRow {
     bool retired;
     bool middle;
     bool sijump;
+    uint8_t ir;
 } ETraceRow;
+
+/*
+ * ETraceRow.ir: a call (jal or jalr with rd = x1, c.jal, c.jalr), a
+ * return (jalr x0, imm(x1), c.jr x1), as the decoder pseudo-code's
+ * is_call and is_implicit_return see them (decoder.adoc); the row is 2
+ * bytes long.
+ */
+#define ETRACE_ROW_CALL             1
+#define ETRACE_ROW_RET              2
+#define ETRACE_ROW_RVC              4
 
 typedef struct ETraceEnc {
     ETraceEncConfig cfg;
@@ -133,6 +153,36 @@ typedef struct ETraceEnc {
     bool bp_on;
     /* sijump as of the last synchronisation packet */
     bool sij_on;
+    /*
+     * Implicit return (E-Trace "Implicit return mode", with a stack of
+     * predicted return addresses): on as of the last synchronisation
+     * packet; the stack as a decoder holds it, the oldest first.
+     */
+    bool ir_on;
+    uint64_t rstack[1 << ETRACE_RSTACK_BITS];
+    uint8_t rdepth;
+    /*
+     * Since the last packet: the depths at which returns were implicit
+     * (bit d: a decoder's irstack_depth d at the return), how many.
+     */
+    uint32_t ir_depths;
+    uint32_t ir_count;
+    /*
+     * The blocks passed since the last branch or packet: first and last
+     * instruction, ir_count when they were passed.
+     */
+    uint64_t ir_first[ETRACE_IR_PASSES];
+    uint64_t ir_last[ETRACE_IR_PASSES];
+    uint32_t ir_irs[ETRACE_IR_PASSES];
+    uint8_t ir_npass;
+    /*
+     * Where a decoder could stop too early: the held row is reported,
+     * with notify (the next address packet's).
+     */
+    bool ir_cut;
+    bool ir_notify;
+    /* The depth of the failed return whose target is reported next. */
+    uint8_t ir_flip;
     /* A synchronisation packet reported @cur. */
     bool cur_synced;
 
@@ -258,6 +308,14 @@ void etrace_enc_set_itype(ETraceEnc *e, uint64_t addr, uint8_t itype);
  * @addr: its address
  */
 void etrace_enc_set_sijump(ETraceEnc *e, uint64_t addr);
+
+/**
+ * etrace_enc_set_ir: the last row fed is a call or a return
+ * @e: the encoder
+ * @addr: its address
+ * @flags: ETRACE_ROW_CALL or ETRACE_ROW_RET
+ */
+void etrace_enc_set_ir(ETraceEnc *e, uint64_t addr, uint8_t flags);
 
 /**
  * etrace_enc_trap_return: the last row given is a trap return (xRET)

@@ -119,9 +119,10 @@ static inline bool etrace_bpred_update(uint8_t *state, bool taken)
  * (discovery.adoc): widths of the address, privilege and ecause fields,
  * the number of address bits that are always 0, the width of the format
  * 0 subformat field (f0s_width), the jump target cache's size
- * (2^cache_size_p entries; 0: none) and the branch predictor's
- * (2^bpred_size_p entries; 0: none).  This implementation has no context,
- * time or return stack fields.
+ * (2^cache_size_p entries; 0: none), the branch predictor's
+ * (2^bpred_size_p entries; 0: none) and the implicit return stack's
+ * (2^return_stack_size_p entries; 0: none, no irdepth field).  This
+ * implementation has no context, time or call counter fields.
  */
 typedef struct ETraceParams {
     uint8_t iaddress_width;
@@ -131,14 +132,21 @@ typedef struct ETraceParams {
     uint8_t f0s_width;
     uint8_t cache_size;
     uint8_t bpred_size;
+    uint8_t return_stack_size;
 } ETraceParams;
+
+/* Width of the irdepth field (payload.adoc, format 2). */
+static inline unsigned etrace_irdepth_bits(const ETraceParams *p)
+{
+    return p->return_stack_size ? p->return_stack_size + 1 : 0;
+}
 
 /**
  * ETraceTeInst: the fields of one te_inst packet, as transmitted
  * @address: the address field (already shifted right by iaddress_lsb
  *           and, in formats 1 and 2, differential unless full addresses
  *           are sent)
- * @notify, @updiscon, @irreport: the transmitted bits (see
+ * @notify, @updiscon, @irreport, @irdepth: the transmitted bits (see
  *           etrace_set_status_bits())
  * @branches: format 1: the branches field; 0 means a full map of 31
  *            branches and no address; format 0.1: 0 means no map
@@ -165,10 +173,11 @@ typedef struct ETraceTeInst {
     /* format 1 */
     uint8_t branches;
     uint32_t branch_map;
-    /* formats 1 and 2 */
+    /* formats 1 and 2 (0.0 and 0.1: irreport and irdepth) */
     bool notify;
     bool updiscon;
     bool irreport;
+    uint8_t irdepth;
     /* format 3.3 */
     bool ienable;
     uint8_t encoder_mode;
@@ -202,17 +211,31 @@ typedef struct ETraceBits {
 unsigned etrace_map_bits(unsigned branches);
 
 /**
- * etrace_set_status_bits: encode notify, updiscon and irreport
- * @t: a format 1 or 2 packet whose @address is set
+ * etrace_set_status_bits: encode notify, updiscon, irreport and irdepth
+ * @t: a format 1, 2 or 0.0 packet whose @address is set
  * @p: parameters
  * @notify, @updiscon, @irreport: the conditions (true = signalled)
+ * @irdepth: with @irreport, the return stack depth to report
  *
  * Each bit is sent as the one before it (the address MSB for notify)
  * inverted when its condition holds (payload.adoc, sec:updiscon), so
- * that it normally compresses away.
+ * that it normally compresses away; irdepth is all copies of irreport
+ * unless @irreport.
  */
 void etrace_set_status_bits(ETraceTeInst *t, const ETraceParams *p,
-                            bool notify, bool updiscon, bool irreport);
+                            bool notify, bool updiscon, bool irreport,
+                            unsigned irdepth);
+
+/**
+ * etrace_set_irdepth: irreport and irdepth after the bit @before
+ * @t: the packet
+ * @p: parameters
+ * @before: the bit sent before irreport
+ * @irreport: a return stack depth is reported
+ * @irdepth: with @irreport, the depth
+ */
+void etrace_set_irdepth(ETraceTeInst *t, const ETraceParams *p, bool before,
+                        bool irreport, unsigned irdepth);
 
 /**
  * etrace_te_inst_pack: lay out a te_inst packet, uncompressed

@@ -96,6 +96,17 @@
  * some consumer needs RISCV_CF_NEED_SIJUMP.
  */
 #define RISCV_CF_EV_SEQ_INFERABLE   BIT(20)
+/*
+ * Transfer: a jal or jalr that writes its link to x1 (c.jal and c.jalr
+ * too), a call to an E-Trace decoder's return stack (decoder.adoc,
+ * is_call; x5 links do not count there).
+ */
+#define RISCV_CF_EV_LINK_X1         BIT(21)
+/*
+ * Transfer: jalr x0, imm(x1) or c.jr x1, a return to an E-Trace
+ * decoder's return stack (decoder.adoc, is_implicit_return).
+ */
+#define RISCV_CF_EV_RETURN_X1       BIT(22)
 
 static inline CTRType riscv_cf_event_type(const RISCVCFEvent *ev)
 {
