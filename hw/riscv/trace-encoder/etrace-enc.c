@@ -1055,13 +1055,6 @@ void etrace_enc_set_sijump(ETraceEnc *e, uint64_t addr)
     }
 }
 
-void etrace_enc_set_ir(ETraceEnc *e, uint64_t addr, uint8_t flags)
-{
-    if (e->have_cur && e->cur.retired && e->cur.addr == addr) {
-        e->cur.ir |= flags;
-    }
-}
-
 void etrace_enc_trap_return(ETraceEnc *e)
 {
     if (e->have_cur && e->cur.retired) {

@@ -314,8 +314,18 @@ void etrace_enc_set_sijump(ETraceEnc *e, uint64_t addr);
  * @e: the encoder
  * @addr: its address
  * @flags: ETRACE_ROW_CALL or ETRACE_ROW_RET
+ *
+ * Ignored when the last row given is not at @addr.  Inline: every call
+ * and return of a traced hart comes here, whether the option is on or
+ * not (it may be turned on before the row is decided).
  */
-void etrace_enc_set_ir(ETraceEnc *e, uint64_t addr, uint8_t flags);
+static inline void etrace_enc_set_ir(ETraceEnc *e, uint64_t addr,
+                                     uint8_t flags)
+{
+    if (e->have_cur && e->cur.retired && e->cur.addr == addr) {
+        e->cur.ir |= flags;
+    }
+}
 
 /**
  * etrace_enc_trap_return: the last row given is a trap return (xRET)
