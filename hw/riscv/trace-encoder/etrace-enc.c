@@ -736,8 +736,11 @@ static inline void etrace_enc_decide(ETraceEnc *e, const ETraceRow *next)
         return;
     }
     etrace_enc_account(e);
-    ir_cut = unlikely(e->ir_on) && ir_cut_needed(e, next);
-    e->ir_cut = false;
+    ir_cut = false;
+    if (unlikely(e->ir_on)) {
+        ir_cut = ir_cut_needed(e, next);
+        e->ir_cut = false;
+    }
 
     /*
      * The common row: retired, after and before retired rows of its mode
@@ -930,14 +933,12 @@ void etrace_enc_block(ETraceEnc *e, uint64_t first, unsigned first_size,
                       uint64_t last, unsigned last_size, uint32_t count,
                       uint8_t priv, uint64_t first_time, uint64_t last_time)
 {
-    uint8_t last_ir = last_size == 2 ? ETRACE_ROW_RVC : 0;
     ETraceRow r = {
         .addr = first,
         .time = first_time,
         .itype = ETRACE_ITYPE_NONE,
         .priv = priv,
         .retired = true,
-        .ir = count == 1 ? last_ir : 0,
     };
     uint32_t halfwords = (last - first + last_size) / 2;
 
@@ -968,7 +969,7 @@ void etrace_enc_block(ETraceEnc *e, uint64_t first, unsigned first_size,
             e->cur.time = first_time;
             e->cur.itype = ETRACE_ITYPE_NONE;
             e->cur.sijump = false;
-            e->cur.ir = r.ir;
+            e->cur.ir = 0;
             e->cur.halfwords = 0;
             if (count > 1 && likely(!resync_near_after_packet(e))) {
                 if (itype_is_updiscon(itype)) {
@@ -988,7 +989,6 @@ void etrace_enc_block(ETraceEnc *e, uint64_t first, unsigned first_size,
                 e->prev.itype = ETRACE_ITYPE_NONE;
                 e->cur.addr = last;
                 e->cur.time = last_time;
-                e->cur.ir = last_ir;
                 e->cur.halfwords = halfwords;
                 return;
             }
@@ -1015,7 +1015,6 @@ void etrace_enc_block(ETraceEnc *e, uint64_t first, unsigned first_size,
         e->prev = e->cur;
         e->cur.addr = last;
         e->cur.time = last_time;
-        e->cur.ir = last_ir;
         e->cur.halfwords = halfwords;
         goto passed;
     }
@@ -1033,18 +1032,10 @@ void etrace_enc_block(ETraceEnc *e, uint64_t first, unsigned first_size,
     r.addr = last;
     r.time = last_time;
     r.halfwords = halfwords;
-    r.ir = last_ir;
     etrace_enc_row(e, &r);
 passed:
     if (unlikely(e->ir_on)) {
         ir_pass(e, first, last);
-    }
-}
-
-void etrace_enc_set_itype(ETraceEnc *e, uint64_t addr, uint8_t itype)
-{
-    if (e->have_cur && e->cur.retired && e->cur.addr == addr) {
-        e->cur.itype = itype;
     }
 }
 

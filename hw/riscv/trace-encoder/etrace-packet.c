@@ -48,17 +48,21 @@ static unsigned address_bits(const ETraceParams *p)
     return p->iaddress_width - p->iaddress_lsb;
 }
 
+static inline void set_irdepth(ETraceTeInst *t, const ETraceParams *p,
+                               bool before, bool irreport, unsigned irdepth)
+{
+    t->irreport = before ^ irreport;
+    if (unlikely(irreport)) {
+        t->irdepth = irdepth;
+    } else {
+        t->irdepth = t->irreport ? (1u << etrace_irdepth_bits(p)) - 1 : 0;
+    }
+}
+
 void etrace_set_irdepth(ETraceTeInst *t, const ETraceParams *p, bool before,
                         bool irreport, unsigned irdepth)
 {
-    unsigned width = etrace_irdepth_bits(p);
-
-    t->irreport = before ^ irreport;
-    if (irreport) {
-        t->irdepth = irdepth;
-    } else {
-        t->irdepth = t->irreport ? (1u << width) - 1 : 0;
-    }
+    set_irdepth(t, p, before, irreport, irdepth);
 }
 
 void etrace_set_status_bits(ETraceTeInst *t, const ETraceParams *p,
@@ -69,7 +73,7 @@ void etrace_set_status_bits(ETraceTeInst *t, const ETraceParams *p,
 
     t->notify = msb ^ notify;
     t->updiscon = t->notify ^ updiscon;
-    etrace_set_irdepth(t, p, t->updiscon, irreport, irdepth);
+    set_irdepth(t, p, t->updiscon, irreport, irdepth);
 }
 
 static void pack_address_tail(ETraceBits *b, const ETraceParams *p,
@@ -94,7 +98,7 @@ static void pack_address_packet(ETraceBits *b, const ETraceParams *p,
                                : t->address;
     unsigned irbits = etrace_irdepth_bits(p);
     uint64_t w0 = t->format, w1, sign, top;
-    unsigned len = 2;
+    unsigned len = 2, tbits = 3;
 
     if (t->format == ETRACE_FMT_BRANCH) {
         unsigned map = etrace_map_bits(t->branches);
@@ -113,22 +117,28 @@ static void pack_address_packet(ETraceBits *b, const ETraceParams *p,
     }
     /*
      * the address from bit len (2..38), then the three status bits and
-     * irdepth (at most 12 bits in all)
+     * irdepth (at most 12 bits in all); an irdepth that repeats irreport
+     * is left to the sign fill, as it is the same bits
      */
     w1 = addr >> (64 - len);
     w0 |= addr << len;
     len += abits;
     top = (uint64_t)t->notify | (uint64_t)t->updiscon << 1 |
-          (uint64_t)t->irreport << 2 |
-          (uint64_t)(t->irdepth & ((1u << irbits) - 1)) << 3;
+          (uint64_t)t->irreport << 2;
+    sign = t->irreport ? UINT64_MAX : 0;
+    if (unlikely(irbits) &&
+        t->irdepth != (t->irreport ? (1u << irbits) - 1 : 0)) {
+        top |= (uint64_t)(t->irdepth & ((1u << irbits) - 1)) << 3;
+        tbits += irbits;
+        sign = (top >> (tbits - 1)) & 1 ? UINT64_MAX : 0;
+    }
     if (len >= 64) {
         w1 |= top << (len - 64);
     } else {
         w0 |= top << len;
         w1 |= top >> (64 - len);
     }
-    len += 3 + irbits;
-    sign = (top >> (2 + irbits)) & 1 ? UINT64_MAX : 0;
+    len += tbits;
     if (len < 64) {
         w0 |= sign << len;
         w1 = sign;

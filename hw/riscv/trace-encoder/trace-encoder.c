@@ -474,8 +474,11 @@ static void te_drain(CPURISCVState *env, void *opaque,
             }
             if (ev[i].info & (RISCV_CF_EV_LINK_X1 | RISCV_CF_EV_RETURN_X1)) {
                 etrace_enc_set_ir(&s->enc, ev[i].src & mask,
-                                  ev[i].info & RISCV_CF_EV_LINK_X1 ?
-                                  ETRACE_ROW_CALL : ETRACE_ROW_RET);
+                                  !(ev[i].info & RISCV_CF_EV_LINK_X1) ?
+                                  ETRACE_ROW_RET :
+                                  ev[i].info & RISCV_CF_EV_LINK_RVC ?
+                                  ETRACE_ROW_CALL | ETRACE_ROW_RVC :
+                                  ETRACE_ROW_CALL);
             }
         }
     }

@@ -105,7 +105,7 @@ typedef struct ETraceRow {
 /*
  * ETraceRow.ir: a call (jal or jalr with rd = x1, c.jal, c.jalr), a
  * return (jalr x0, imm(x1), c.jr x1), as the decoder pseudo-code's
- * is_call and is_implicit_return see them (decoder.adoc); the row is 2
+ * is_call and is_implicit_return see them (decoder.adoc); the call is 2
  * bytes long.
  */
 #define ETRACE_ROW_CALL             1
@@ -297,7 +297,13 @@ void etrace_enc_block(ETraceEnc *e, uint64_t first, unsigned first_size,
  *
  * Ignored when the last row given is not at @addr.
  */
-void etrace_enc_set_itype(ETraceEnc *e, uint64_t addr, uint8_t itype);
+static inline void etrace_enc_set_itype(ETraceEnc *e, uint64_t addr,
+                                        uint8_t itype)
+{
+    if (e->have_cur && e->cur.retired && e->cur.addr == addr) {
+        e->cur.itype = itype;
+    }
+}
 
 /**
  * etrace_enc_set_sijump: the last row given, at @addr, is an uninferable
@@ -313,7 +319,8 @@ void etrace_enc_set_sijump(ETraceEnc *e, uint64_t addr);
  * etrace_enc_set_ir: the last row fed is a call or a return
  * @e: the encoder
  * @addr: its address
- * @flags: ETRACE_ROW_CALL or ETRACE_ROW_RET
+ * @flags: ETRACE_ROW_CALL (with ETRACE_ROW_RVC for c.jal, c.jalr) or
+ *         ETRACE_ROW_RET
  *
  * Ignored when the last row given is not at @addr.  Inline: every call
  * and return of a traced hart comes here, whether the option is on or

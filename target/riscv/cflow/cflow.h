@@ -102,6 +102,8 @@
  * is_call; x5 links do not count there).
  */
 #define RISCV_CF_EV_LINK_X1         BIT(21)
+/* Transfer with RISCV_CF_EV_LINK_X1: c.jal or c.jalr, 2 bytes long. */
+#define RISCV_CF_EV_LINK_RVC        BIT(23)
 /*
  * Transfer: jalr x0, imm(x1) or c.jr x1, a return to an E-Trace
  * decoder's return stack (decoder.adoc, is_implicit_return).
