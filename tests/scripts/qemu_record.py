@@ -20,6 +20,7 @@ Reads a log of "-d in_asm,exec,nochain,int" (10.2) line by line:
 
 import fcntl
 import os
+import resource
 import re
 import subprocess
 import sys
@@ -181,12 +182,23 @@ def slow_reader(fifo, trace, done):
     os.close(fd)
 
 
+def limit_files():
+    """A guest that never stops must not fill the disk with its record:
+    QEMU dies (SIGXFSZ) at a file of 8 GiB."""
+    resource.setrlimit(resource.RLIMIT_FSIZE, (8 << 30, 8 << 30))
+
+
+def bios(extra):
+    """No firmware, unless @extra names one."""
+    return [] if '-bios' in extra else ['-bios', 'none']
+
+
 def run_plain(qemu, elf, cpu, extra, tmp):
     """The same run as run_traced() without QEMU's record (translation
     blocks chained as usual); returns the path of the trace."""
     trace = os.path.join(tmp, 'plain.bin')
     cmd = [qemu, '-M', 'virt,trace=on,trace-chardev=tr,trace-start=on',
-           '-chardev', f'file,id=tr,path={trace}', '-bios', 'none',
+           '-chardev', f'file,id=tr,path={trace}'] + bios(extra) + [
            '-display', 'none', '-monitor', 'none', '-serial', 'null',
            '-no-reboot', '-cpu', cpu, '-kernel', elf] + extra
     res = subprocess.run(cmd, timeout=600, check=False)
@@ -216,11 +228,12 @@ def run_traced(qemu, elf, cpu, extra, tmp, slow=False):
                                   args=(fifo, trace, done))
         reader.start()
     cmd = [qemu, '-M', 'virt,trace=on,trace-chardev=tr,trace-start=on'] + \
-        chardev + ['-bios', 'none', '-display', 'none', '-monitor', 'none',
+        chardev + bios(extra) + ['-display', 'none', '-monitor', 'none',
                    '-serial', 'null', '-no-reboot', '-cpu', cpu,
                    '-kernel', elf] + extra + \
         ['-d', 'in_asm,exec,nochain,int', '-D', log]
-    res = subprocess.run(cmd, timeout=600, check=False)
+    res = subprocess.run(cmd, timeout=600, check=False,
+                         preexec_fn=limit_files)
     if reader:
         done.set()
         reader.join()

@@ -4,6 +4,8 @@
 
 Usage: test-etrace-roundtrip.py QEMU DECODER ELF CPU [--gaps]
                                 [--slow-reader] [--timestamps]
+                                [--firmware FW --firmware-elf FW.elf[@OFF]]
+                                [--stats]
                                 [QEMU ARGUMENTS...]
 
 Runs the guest once with "-M virt,trace=on,trace-start=on" writing the
@@ -39,7 +41,11 @@ retiring takes a tick or not as QEMU raises its exception (ecall and an
 illegal encoding found when translating do, a fault that unwinds its
 block does not), so across such traps the difference may exceed the
 count by up to their number.  A second run without the record must give
-the same decoded flow with the same times.
+the same decoded flow with the same times.  With --firmware the machine
+boots FW (-bios) and ELF is its payload (-kernel); the decoder has both
+images, the firmware's as FW.elf loaded at OFF (OpenSBI's ELF is linked
+at 0 and its binary runs where QEMU loads it).  --stats prints the decoder's statistics of the trace
+(packets, bytes, bits per instruction).
 """
 
 import os
@@ -151,12 +157,16 @@ def rom_image(code, tmp):
         [(addr, addr + os.path.getsize(path))]
 
 
+def decoder_cmd(decoder, elf, images, trace, srcid_bits, cpu, output):
+    zc = 'on' if 'zcmp=on' in cpu or 'zcmt=on' in cpu else 'off'
+    return [decoder, f'--output={output}', '--quiet', '--elf', elf,
+            f'--zc={zc}'] + images + \
+        ['--param', f'srcid_bits={srcid_bits}', trace]
+
+
 def decoded(decoder, elf, images, trace, srcid_bits, cpu):
     """Per srcID: the decoded flow lines, without the source column."""
-    zc = 'on' if 'zcmp=on' in cpu or 'zcmt=on' in cpu else 'off'
-    cmd = [decoder, '--output=flow', '--quiet', '--elf', elf,
-           f'--zc={zc}'] + images + \
-        ['--param', f'srcid_bits={srcid_bits}', trace]
+    cmd = decoder_cmd(decoder, elf, images, trace, srcid_bits, cpu, 'flow')
     res = subprocess.run(cmd, capture_output=True, text=True, check=False)
     if res.returncode != 0 or res.stderr:
         sys.exit(f'decoder failed (exit {res.returncode}): {" ".join(cmd)}'
@@ -362,6 +372,17 @@ def main():
             extra[extra.index('-icount') + 1] = 'shift=0,sleep=off'
         else:
             extra += ['-icount', 'shift=0,sleep=off']
+    firmware = []
+    if '--firmware' in extra:
+        at = extra.index('--firmware')
+        extra += ['-bios', extra[at + 1]]
+        del extra[at:at + 2]
+        at = extra.index('--firmware-elf')
+        firmware = [extra[at + 1]]
+        del extra[at:at + 2]
+    stats = '--stats' in extra
+    if stats:
+        extra.remove('--stats')
     slow = '--slow-reader' in extra
     if slow:
         # packets lost: gaps, each followed by a synchronisation
@@ -376,7 +397,17 @@ def main():
                                             slow)
         want, code = expected(log, cpu.startswith('rv32'), harts)
         rom, images = rom_image(code, tmp)
+        for fw in firmware:
+            rom += ['--elf', fw]
         got = decoded(decoder, elf, rom, trace, srcid_bits, cpu)
+        if stats:
+            res = subprocess.run(decoder_cmd(decoder, elf, rom, trace,
+                                             srcid_bits, cpu, 'stats'),
+                                 capture_output=True, text=True,
+                                 check=False)
+            if res.returncode != 0:
+                sys.exit(f'decoder statistics failed: {res.stderr}')
+            stats = res.stdout.splitlines()
         if timed:
             # deterministic: the same flow and times in another run, but
             # for the end (the finisher's spin runs as long as it runs)
@@ -397,6 +428,10 @@ def main():
     if slow and not lost:
         sys.exit('a slow reader, and no packet was lost')
     images += loaded(elf)
+    for fw in firmware:
+        path, _, off = fw.partition('@')
+        off = int(off, 0) if off else 0
+        images += [(lo + off, hi + off) for lo, hi in loaded(path)]
     if set(got) - set(want):
         sys.exit(f'sources decoded {sorted(got)}, harts {sorted(want)}')
     summary = []
@@ -416,6 +451,8 @@ def main():
     if lost:
         summary.append(f'{lost} gaps where packets were lost')
     print('decoded flow equals QEMU\'s record: ' + '; '.join(summary))
+    for line in stats or []:
+        print(line)
 
 
 if __name__ == '__main__':
