@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
 #
 # The Linux guest of scripts/linux: Debian's riscv64 OpenSBI, kernel,
 # busybox and perf, pinned in linux-guest.lock, fetched once into the
@@ -40,10 +41,10 @@ linux_lock_rows() {
 # checked against its SHA-256.  A package already there and intact is
 # not fetched again.
 linux_fetch() {
-    local debs=$RVCFO_LINUX_CACHE/debs archive= role pkg ver path sum size
+    local debs=$RVCFO_LINUX_CACHE/debs archive='' pkg ver path sum size
     local file url
     mkdir -p "$debs"
-    while read -r role pkg ver path sum size; do
+    while read -r _ pkg ver path sum size; do
         file=$debs/${path##*/}
         sha256_ok "$file" "$sum" && continue
         [ -n "$archive" ] || archive=$(linux_archive) || return 1
@@ -75,10 +76,10 @@ linux_key() {
 
 # linux_unpack DIR ROLE...: dpkg-deb -x the packages of ROLEs into DIR.
 linux_unpack() {
-    local dir=$1 role pkg ver path sum size
+    local dir=$1 pkg ver path sum size
     shift
     mkdir -p "$dir"
-    while read -r role pkg ver path sum size; do
+    while read -r _ pkg ver path sum size; do
         dpkg-deb -x "$RVCFO_LINUX_CACHE/debs/${path##*/}" "$dir" || {
             log "error: dpkg-deb could not unpack $pkg $ver"
             return 1
@@ -129,7 +130,8 @@ linux_prepare() {
 
     root=$tmp/root
     linux_unpack "$root" userland lib || return 1
-    rm -rf "$root/usr/share" "$root/usr/include" "$root/usr/lib/python3"*
+    rm -rf "${root:?}/usr/share" "${root:?}/usr/include" \
+        "${root:?}/usr/lib/python3"*
     # merged /usr, as Debian has it: the loader is /lib/ld-linux-*.so.1
     for f in bin sbin lib; do
         if [ -d "$root/$f" ] && [ ! -L "$root/$f" ]; then
