@@ -4,9 +4,10 @@
 # Run inside the Linux guest by tests/scripts/test-linux-e2e.py: prints
 # what the host checks, each part after a line "@@ NAME".
 #
-# e2e-guest.sh counting: harts, the ISA the kernel and the device tree
-#                        show, perf stat of cfo-loop and cfo-sys
-# e2e-guest.sh sampling: perf record of cfo-loop at three periods
+# e2e-guest.sh PART...: the parts named, in order:
+# counting: harts, the ISA the kernel and the device tree show, perf
+#           stat of cfo-loop and cfo-sys
+# sampling: perf record of cfo-loop at three periods
 
 part() {
     echo "@@ $1"
@@ -47,5 +48,7 @@ sampling() {
     done
 }
 
-"$1"
+for what in "$@"; do
+    "$what"
+done
 part end

@@ -15,7 +15,10 @@ Reads a log of "-d in_asm,exec,nochain,int" (10.2) line by line:
   - "riscv_cpu_do_interrupt: ... double trap: mcause:C": the trap just
     logged was an S-mode double trap, and C (16) is the cause it wrote;
   - "cpu_io_recompile: rewound execution of TB to A": the block stopped
-    before A (icount, I/O in the middle of a block).
+    before A (icount, I/O in the middle of a block);
+  - "riscv_cf_insn_limit: hart:N, block at 0xA undone": the block just
+    entered ran no instruction (it would have counted past the point
+    where an instructions counter overflows).
 """
 
 import fcntl
@@ -38,6 +41,8 @@ DOUBLE = re.compile(r'riscv_cpu_do_interrupt: hart:\d+, double trap: '
                     r'mcause:([0-9a-f]+), ')
 REWOUND = re.compile(r'cpu_io_recompile: rewound execution of TB to '
                      r'([0-9a-f]+)')
+UNDONE = re.compile(r'riscv_cf_insn_limit: hart:\d+, block at '
+                    r'0x([0-9a-f]+) undone')
 
 
 def cut(block, pc):
@@ -127,6 +132,14 @@ class Record:
             # the trap just logged became a double trap: mcause is 16
             self.stream[-1] = self.stream[-1][:2] + \
                 (int(m.group(1), 16),) + self.stream[-1][3:]
+            return True
+        m = UNDONE.match(line)
+        if m:
+            # the block just entered stopped before its first instruction
+            # (an instructions counter about to overflow in it)
+            if self._last is not None and self.stream[-1] is self._last:
+                self.stream.pop()
+                self._last = None
             return True
         m = REWOUND.search(line)
         if m:

@@ -101,8 +101,8 @@ def expected(log, rv32, harts):
             m = TRACE_CPU.match(line) or HART.search(line)
             if m:
                 current = int(m.group(1))
-            elif not line.startswith('Stopped') and \
-                    'cpu_io_recompile' not in line:
+            elif not line.startswith(('Stopped', 'riscv_cf_insn_limit')) \
+                    and 'cpu_io_recompile' not in line:
                 held.append(line)
                 continue
             for h in held:

@@ -27,11 +27,15 @@ counting (no icount, as users run it):
   - perf stat -e cycles:u,cycles:k,cycles counts all three, none more
     than the total (a counter that does not count its event reads what
     was written to it, near 2^63 for perf).
-sampling (-icount shift=0, where the overflow interrupt is taken right
-after the instruction that overflows the counter):
+sampling, in the same boot and in another under -icount shift=0 (an
+instructions counter overflows at its exact instruction, and the
+interrupt is taken before the next one, in both):
   - perf record -e instructions:u -c P of cfo-loop, P = 100003, 200003,
     1000003: floor(2000004 / P) samples, each of period P, sample i at
-    the instruction after the (P * i)-th that cfo-loop retires.
+    the instruction after the (P * i)-th that cfo-loop retires; one of
+    them may instead be in the kernel, when a higher-priority interrupt
+    was due at the same boundary (the overflow interrupt then waits for
+    the kernel to enable interrupts).
 Failures name what was expected and print what the guest printed.
 """
 
@@ -49,6 +53,7 @@ SERIES_EXTS = ['h', 'smctr', 'ssctr', 'smcntrpmf', 'sscofpmf', 'smstateen',
 # those of them Debian's Linux 7.2 knows and shows in /proc/cpuinfo
 KERNEL_KNOWS = ['h', 'sscofpmf', 'smstateen']
 START = 0x100b0             # cfo-loop's _start (lib: no relocation)
+KERNEL = 0xffffffff00000000 # kernel addresses (Sv39 and up)
 PERIODS = (100003, 200003, 1000003)
 
 results = []
@@ -59,11 +64,11 @@ def check(ok, what, detail=''):
     return ok
 
 
-def boot(linux, qemu, adds, script, part, extra=()):
+def boot(linux, qemu, adds, script, guest_parts, extra=()):
     cmd = [linux, '--qemu', qemu, '--smp', '2']
     for a in adds:
         cmd += ['--add', a]
-    cmd += ['--', os.path.basename(script), part]
+    cmd += ['--', os.path.basename(script)] + guest_parts
     if extra:
         cmd += ['--'] + list(extra)
     res = subprocess.run(cmd, capture_output=True, text=True,
@@ -162,7 +167,7 @@ def check_counting(parts):
               f'{LOOP_USER}', f'; got {u}' + shown(lines))
 
 
-def check_sampling(parts):
+def check_sampling(parts, how):
     for period in PERIODS:
         lines = parts.get(f'record {period}', [])
         samples = []
@@ -176,7 +181,15 @@ def check_sampling(parts):
             # 1: lui, 2: addi, then addi (odd) and bnez (even) in turn
             want.append((period, START + 4 * (n - 1 if n <= 2 else
                                              2 + (n - 3) % 2)))
-        check(samples == want, f'perf record -c {period}: '
+        # A higher-priority interrupt (the timer) due at the same
+        # instruction boundary is taken first, and LCOFI waits until the
+        # kernel enables interrupts again: that sample has a kernel IP.
+        # Seen once in about 50 runs; allowed once per run.
+        late = [k for k, (p, a) in enumerate(samples)
+                if k < len(want) and p == period and a >= KERNEL and
+                a != want[k][1]]
+        got = [want[k] if k in late[:1] else x for k, x in enumerate(samples)]
+        check(got == want, f'{how}: perf record -c {period}: '
               f'{len(want)} samples, each right after its overflow',
               f'; got {[(p, hex(a)) for p, a in samples]}' + shown(lines))
 
@@ -186,13 +199,14 @@ def main():
         sys.exit(__doc__)
     linux, qemu, loop, sysw, script = sys.argv[1:6]
     adds = [loop, sysw, script]
-    parts = boot(linux, qemu, adds, script, 'counting')
-    if check(parts, 'Linux boots and runs the counting checks'):
+    parts = boot(linux, qemu, adds, script, ['counting', 'sampling'])
+    if check(parts, 'Linux boots and runs the checks'):
         check_counting(parts)
-    parts = boot(linux, qemu, adds, script, 'sampling',
+        check_sampling(parts, 'no icount')
+    parts = boot(linux, qemu, adds, script, ['sampling'],
                  ['-icount', 'shift=0,sleep=off'])
     if check(parts, 'Linux boots under -icount and runs perf record'):
-        check_sampling(parts)
+        check_sampling(parts, 'icount')
     print(f'1..{len(results)}')
     for i, (ok, what, detail) in enumerate(results, 1):
         print(f'{"ok" if ok else "not ok"} {i} - {what}'

@@ -56,6 +56,13 @@ typedef struct RISCVCFState {
      */
     uint64_t insns;
     /*
+     * With RISCV_CF_NEED_INSN_LIMIT: the value of insns at which some
+     * consumer must act before the next instruction (UINT64_MAX: none).
+     */
+    uint64_t insn_limit;
+    /* Approaching insn_limit: one instruction per block (NEED_STEP). */
+    bool insn_step;
+    /*
      * Size of the ebreak or c.ebreak raising a breakpoint exception, 0 for
      * one raised by a trigger (written by translated code only while some
      * consumer needs blocks; cleared by every trap).

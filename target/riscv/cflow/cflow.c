@@ -7,6 +7,7 @@
  */
 
 #include "qemu/osdep.h"
+#include "qemu/log.h"
 #include "cpu.h"
 #include "exec/helper-proto.h"
 #include "tcg/insn-start-words.h"
@@ -41,6 +42,11 @@ void riscv_cf_update_needs(CPURISCVState *env)
             needs |= c->ops->needs(env, c->opaque);
         }
     }
+    if (!(needs & RISCV_CF_NEED_INSN_LIMIT)) {
+        cf->insn_step = false;
+    } else if (cf->insn_step) {
+        needs |= RISCV_CF_NEED_STEP;
+    }
     cf->tb_needs = needs & RISCV_CF_NEED_ALL;
 }
 
@@ -65,6 +71,31 @@ void riscv_cf_sync(CPURISCVState *env)
 void helper_cf_drain(CPURISCVState *env)
 {
     riscv_cf_sync(env);
+}
+
+/*
+ * The block about to run would count past insn_limit: @len, its length,
+ * is already in insns.  Undo the block; then run the instructions before
+ * the limit one per block, or, at the limit, let Smcntrpmf raise the
+ * overflows before the block's first instruction.
+ */
+void helper_cf_insn_limit(CPURISCVState *env, uint32_t len)
+{
+    CPUState *cs = env_cpu(env);
+    bool at_limit = env->cf.insns - len >= env->cf.insn_limit;
+
+    cpu_restore_state(cs, GETPC());
+    /* for -d exec: the block logged as entered ran no instruction */
+    qemu_log_mask(CPU_LOG_EXEC, "riscv_cf_insn_limit: hart:%" PRIu64
+                  ", block at 0x%" VADDR_PRIx " undone\n",
+                  (uint64_t)env->mhartid, (vaddr)env->pc);
+    env->cf.insn_step = !at_limit;
+    if (at_limit) {
+        riscv_cntrpmf_insn_limit(env);
+    } else {
+        riscv_cf_update_needs(env);
+    }
+    cpu_loop_exit(cs);
 }
 
 void riscv_cf_trap(CPURISCVState *env, const RISCVCFTrap *trap)

@@ -46,11 +46,21 @@
 #define RISCV_CF_NEED_STEP          BIT(18)
 /* Transfers say when they are sequentially inferable (below). */
 #define RISCV_CF_NEED_SIJUMP        BIT(19)
+/*
+ * With RISCV_CF_NEED_INSNS: stop at RISCVCFState.insn_limit.  A block
+ * that would count past it calls helper_cf_insn_limit(), which runs the
+ * instructions up to the limit one per block (RISCV_CF_NEED_STEP while
+ * RISCVCFState.insn_step) and, once the count is at the limit, calls
+ * riscv_cntrpmf_insn_limit() before the next instruction (a counter
+ * overflowing exactly there).
+ */
+#define RISCV_CF_NEED_INSN_LIMIT    BIT(20)
 #define RISCV_CF_NEED_ALL           (RISCV_CF_NEED_TYPES | \
                                      RISCV_CF_NEED_INSNS | \
                                      RISCV_CF_NEED_BLOCKS | \
                                      RISCV_CF_NEED_STEP | \
-                                     RISCV_CF_NEED_SIJUMP)
+                                     RISCV_CF_NEED_SIJUMP | \
+                                     RISCV_CF_NEED_INSN_LIMIT)
 
 /* TranslationBlock.cs_base holds the needs above this bit. */
 #define RISCV_CF_TB_SHIFT           32

@@ -39,6 +39,16 @@ typedef struct RISCVCntrpmfState {
     uint64_t snap[RISCV_CNTRPMF_NR_SOURCES];
     /* modes in which translated code must count instructions (cache) */
     uint32_t instret_modes;
+    /*
+     * Per programmable counter counting instructions with an overflow
+     * interrupt armed: the env->cf.insns at which it wraps in the current
+     * mode, else 0 (derived, recomputed at every mode change and counter
+     * or filter write).  RV_MAX_MHPMCOUNTERS entries.
+     */
+    uint64_t wrap[32];
+    /* counters with a wrap point; counters that may have one (cache) */
+    uint32_t wrap_mask;
+    uint32_t armable;
 } RISCVCntrpmfState;
 
 #endif

@@ -156,22 +156,100 @@ void riscv_cntrpmf_update(CPURISCVState *env)
         modes |= cntrpmf_counting_modes(s->cfg[RISCV_CNTRPMF_INSTRET]);
     }
     /* A programmable counter counting the instructions event. */
+    s->armable = 0;
     for (i = 3; i < RV_MAX_MHPMCOUNTERS; i++) {
         if ((cpu->pmu_avail_ctrs & BIT(i)) &&
             !(env->mcountinhibit & BIT(i)) &&
             riscv_pmu_ctr_monitor_instructions(env, i)) {
             modes |= cntrpmf_counting_modes(riscv_pmu_event_filter(env, i));
+            if (riscv_pmu_insn_overflow_armed(env, i)) {
+                s->armable |= BIT(i);
+            }
         }
     }
     s->instret_modes = modes;
     riscv_cf_update_needs(env);
 }
 
-/* Pipeline: count instructions in the modes some instret counter counts. */
+/*
+ * Exact overflow of the programmable counters that count instructions
+ * (Sscofpmf): each such counter wraps when env->cf.insns reaches its
+ * wrap point, which holds while the mode does not change (the counter
+ * counts every instruction of this mode, or none).  The pipeline stops
+ * the count at the nearest wrap point (RISCV_CF_NEED_INSN_LIMIT), and
+ * the overflow is raised before the next instruction runs.
+ */
+
+/* Raise the overflows of the counters that have reached their wrap point. */
+static void cntrpmf_overflows(CPURISCVState *env)
+{
+    RISCVCntrpmfState *s = &env->cntrpmf;
+    uint32_t mask = s->wrap_mask;
+
+    while (mask) {
+        int i = ctz32(mask);
+
+        mask &= mask - 1;
+        if (s->wrap[i] <= env->cf.insns) {
+            s->wrap[i] = 0;
+            s->wrap_mask &= ~BIT(i);
+            riscv_pmu_ctr_overflow(env, i);
+        }
+    }
+}
+
+/* The wrap points of the counters in the current mode, and the nearest. */
+static void cntrpmf_wrap_points(CPURISCVState *env, bool counting)
+{
+    RISCVCntrpmfState *s = &env->cntrpmf;
+    uint64_t mode_inh = RISCV_CNTRPMF_INH(cntrpmf_cur_mode(env));
+    uint64_t limit = UINT64_MAX;
+    uint32_t mask = counting ? s->armable : 0;
+
+    QEMU_BUILD_BUG_ON(ARRAY_SIZE(s->wrap) != RV_MAX_MHPMCOUNTERS);
+    s->wrap_mask = 0;
+    while (mask) {
+        int i = ctz32(mask);
+        uint64_t left;
+
+        mask &= mask - 1;
+        if (!riscv_pmu_insn_overflow_armed(env, i) ||
+            (riscv_pmu_event_filter(env, i) & mode_inh)) {
+            continue;
+        }
+        /* instructions until the counter goes from all ones to 0 */
+        left = -riscv_pmu_ctr_value(env, i, false);
+        if (left && left < UINT64_MAX - env->cf.insns) {
+            s->wrap[i] = env->cf.insns + left;
+            s->wrap_mask |= BIT(i);
+            limit = MIN(limit, s->wrap[i]);
+        }
+    }
+    env->cf.insn_limit = limit;
+}
+
+void riscv_cntrpmf_insn_limit(CPURISCVState *env)
+{
+    cntrpmf_overflows(env);
+    riscv_cf_update_needs(env);
+}
+
+/*
+ * Pipeline: count instructions in the modes some instret counter counts,
+ * stopping where an instructions counter overflows.  Called after every
+ * mode change and every change of a counter or its filter.
+ */
 static uint32_t cntrpmf_needs(CPURISCVState *env, void *opaque)
 {
-    return env->cntrpmf.instret_modes & BIT(cntrpmf_cur_mode(env)) ?
-           RISCV_CF_NEED_INSNS : 0;
+    bool counting = env->cntrpmf.instret_modes & BIT(cntrpmf_cur_mode(env));
+
+    cntrpmf_overflows(env);
+    cntrpmf_wrap_points(env, counting);
+    if (!counting) {
+        return 0;
+    }
+    return RISCV_CF_NEED_INSNS |
+           (env->cf.insn_limit != UINT64_MAX ? RISCV_CF_NEED_INSN_LIMIT : 0);
 }
 
 static const RISCVCFConsumerOps cntrpmf_consumer = {
@@ -348,6 +426,8 @@ static int cntrpmf_pre_save(void *opaque)
 
     /* Account the current mode up to now; the snapshot is host-specific. */
     riscv_cntrpmf_mode_change(&cpu->env);
+    /* An overflow due before the next instruction is raised now. */
+    cntrpmf_overflows(&cpu->env);
     return 0;
 }
 

@@ -70,6 +70,13 @@ void riscv_cntrpmf_mode_change(CPURISCVState *env);
  */
 void riscv_cntrpmf_update(CPURISCVState *env);
 
+/*
+ * riscv_cntrpmf_insn_limit: the instruction count reached the nearest
+ * wrap point of the instructions counters (RISCVCFState.insn_limit):
+ * raise their overflows (before the next instruction) and set the next.
+ */
+void riscv_cntrpmf_insn_limit(CPURISCVState *env);
+
 /**
  * riscv_cntrpmf_mcountinhibit_changed: mcountinhibit has been written
  * @env: CPU state, with the new mcountinhibit

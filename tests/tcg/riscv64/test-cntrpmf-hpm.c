@@ -21,6 +21,8 @@
  *   enough in U-mode to cross it wraps to the exact value, OF (mhpmevent
  *   bit 63) is set and mip.LCOFIP (bit 13) is pending (audit S8:
  *   upstream's overflow timer ignores inhibited modes);
+ * - with the overflow interrupt enabled it is taken from U-mode right
+ *   after the instruction that wraps the counter (mepc exact);
  * - mcountinhibit.HPM3 stops counter 3 entirely, with no overflow;
  * - minstret and mcycle wrap from 2^64 without ever raising LCOFIP
  *   ("these counters do not generate local counter overflow
@@ -59,7 +61,8 @@
 #define INHIBIT_IR          (1UL << 2)
 #define INHIBIT_HPM3        (1UL << 3)
 #define INHIBIT_HPM4        (1UL << 4)
-#define MIP_LCOFIP          (1UL << 13)
+#define IRQ_LCOF            13
+#define MIP_LCOFIP          (1UL << IRQ_LCOF)
 
 #define MODE_ADDR           0x80fff000UL
 #define MODE_MAGIC          0x434e5452UL
@@ -216,6 +219,33 @@ static void check_hpm_overflow(unsigned long event, const char *name)
     CHECK_EQ(lcofip(), MIP_LCOFIP);
 
     clear_overflow(CFG_MINH | event);
+    csr_write(CSR_MHPMEVENT3, 0);
+}
+
+/*
+ * The overflow interrupt of an instructions counter comes at its exact
+ * instruction, with or without -icount (docs/system/riscv/cntrpmf.rst):
+ * counter 3 counting U-mode instructions from -k wraps to 0 at the k-th
+ * instruction of cntrpmf_u_loop (addi, bnez, addi, ...), and with LCOFI
+ * enabled the interrupt is taken from U before the next one: mepc is
+ * the addi for an even k, the bnez after it for an odd one; M-mode
+ * (MINH) adds nothing, so the counter reads 0.
+ */
+static void check_hpm_overflow_exact(unsigned long k)
+{
+    unsigned long loop = (unsigned long)cntrpmf_u_loop;
+
+    rt_printf("counter 3, instructions event, interrupt after %lu\n", k);
+    csr_write(CSR_MHPMEVENT3, CFG_MINH | EV_INSTRET);
+    clear_overflow(CFG_MINH | EV_INSTRET);
+    csr_write(CSR_MHPMCOUNTER3, -k);
+    csr_write(CSR_MIE, MIP_LCOFIP);
+    CHECK_EQ(cntrpmf_run_u(k), (1UL << 63) | IRQ_LCOF);
+    csr_write(CSR_MIE, 0);
+    CHECK_EQ(csr_read(CSR_MEPC), loop + (k % 2 ? 4 : 0));
+    CHECK_EQ(csr_read(CSR_MHPMCOUNTER3), 0);
+    CHECK_EQ(of3(), CFG_OF);
+    clear_overflow(CFG_MINH | EV_INSTRET);
     csr_write(CSR_MHPMEVENT3, 0);
 }
 
@@ -376,6 +406,8 @@ int main(void)
     }
     check_hpm_overflow(EV_INSTRET, "instructions");
     check_hpm_overflow(EV_CYCLES, "cycles");
+    check_hpm_overflow_exact(777);
+    check_hpm_overflow_exact(1000);
     check_hpm_counting();
     check_hpm_write_rule();
     check_hpm_pair(EV_INSTRET, "instructions");

@@ -4,6 +4,7 @@
 #define TEST_CNTRPMF_HPM_H
 
 unsigned long cntrpmf_run_u(unsigned long n);
+void cntrpmf_u_loop(void);
 void cntrpmf_spin(unsigned long n);
 unsigned long cntrpmf_delta_minstret(unsigned long n);
 unsigned long cntrpmf_delta_mcycle(unsigned long n);
