@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The exported upstream series (TAP).
+
+Usage: test-series.py EXPORT SRC CHECKPATCH
+
+Runs EXPORT (scripts/export-series) into a scratch directory, then:
+- without user.name in git config it stops with an error saying so;
+- the cover letter and one patch per entry of patches/series exist, each
+  a "Subject: [PATCH nn/NN] subsystem: summary" with a Signed-off-by
+  from git config;
+- git am applies them, in order, to a repository of the base versions of
+  the files they touch (QEMU v10.2.2, taken from the cover letter's
+  diffstat paths and the patches' own headers);
+- after the last patch every file the series touches is byte for byte
+  the one in SRC, the development tree scripts/prepare made;
+- CHECKPATCH (QEMU's scripts/checkpatch.pl) finds no error in any patch.
+  Its warnings are listed (the series is not checkpatch-clean yet: new
+  files without their MAINTAINERS lines in the same patch, issue 16).
+"""
+
+import glob
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+results = []
+
+
+def check(ok, what, detail=''):
+    results.append((bool(ok), what, detail))
+    return ok
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, capture_output=True, text=True, check=False,
+                          **kw)
+
+
+def touched(patches):
+    files = set()
+    for p in patches:
+        with open(p, encoding='utf-8') as f:
+            for line in f:
+                m = re.match(r'^(?:---|\+\+\+) [ab]/(\S+)', line)
+                if m:
+                    files.add(m.group(1))
+    return sorted(files)
+
+
+def main():
+    if len(sys.argv) != 4:
+        sys.exit(__doc__)
+    export, src, checkpatch = sys.argv[1:4]
+    top = os.path.dirname(os.path.dirname(export))
+    base = os.path.join(os.path.dirname(src), 'base', 'qemu-10.2.2')
+    with open(os.path.join(top, 'patches/series'), encoding='utf-8') as f:
+        want = len([ln for ln in f if ln.split('#')[0].strip()])
+    tmp = tempfile.mkdtemp(prefix='rvcfo-test-series-')
+    try:
+        out = os.path.join(tmp, 'out')
+        # no identity: a clear error, nothing written
+        noid = dict(os.environ, HOME=tmp, GIT_CONFIG_NOSYSTEM='1',
+                    GIT_CONFIG_GLOBAL=os.devnull,
+                    RVCFO_CACHE=os.path.dirname(src))
+        res = run([export, out], env=noid)
+        check(res.returncode != 0 and 'git config user.name is not set'
+              in res.stderr and not os.path.exists(out),
+              'without user.name in git config: a clear error',
+              '; ' + res.stderr[-500:])
+        # the Signed-off-by comes from git config
+        ident = dict(noid, GIT_CONFIG_COUNT='2',
+                     GIT_CONFIG_KEY_0='user.name',
+                     GIT_CONFIG_VALUE_0='A Submitter',
+                     GIT_CONFIG_KEY_1='user.email',
+                     GIT_CONFIG_VALUE_1='submitter@example.org')
+        res = run([export, out], env=ident)
+        if not check(res.returncode == 0, 'export-series runs',
+                     '; ' + res.stderr[-2000:]):
+            return
+        patches = sorted(glob.glob(os.path.join(out, '0*.patch')))
+        cover = os.path.join(out, '0000-cover-letter.patch')
+        check(os.path.exists(cover), 'a cover letter')
+        patches = [p for p in patches if p != cover]
+        check(len(patches) == want, f'{want} patches',
+              f'; got {len(patches)}')
+        bad = []
+        for p in patches:
+            with open(p, encoding='utf-8') as f:
+                text = f.read()
+            subj = re.search(r'^Subject: \[PATCH \d+/\d+\] '
+                             r'([a-z][\w/.-]*(?:, [\w/.-]+)*): \S',
+                             text, re.M)
+            if not subj or '\nSigned-off-by: A Submitter '\
+                    '<submitter@example.org>\n' not in text:
+                bad.append(os.path.basename(p))
+        check(not bad, 'each patch: "subsystem: summary" and a '
+              'Signed-off-by from git config', f'; {bad}')
+
+        # git am on the base versions of the touched files
+        repo = os.path.join(tmp, 'repo')
+        os.makedirs(repo)
+        run(['git', '-C', repo, 'init', '-q'])
+        files = touched(patches)
+        for rel in files:
+            if os.path.exists(os.path.join(base, rel)):
+                os.makedirs(os.path.dirname(os.path.join(repo, rel)),
+                            exist_ok=True)
+                shutil.copy2(os.path.join(base, rel),
+                             os.path.join(repo, rel))
+        env = dict(os.environ, GIT_AUTHOR_NAME='t', GIT_AUTHOR_EMAIL='t@t',
+                   GIT_COMMITTER_NAME='t', GIT_COMMITTER_EMAIL='t@t')
+        run(['git', '-C', repo, 'add', '-A'])
+        run(['git', '-C', repo, 'commit', '-q', '-m', 'base'], env=env)
+        res = run(['git', '-C', repo, 'am', '-q'] + patches, env=env)
+        if check(res.returncode == 0, 'git am applies every patch to the '
+                 'base', '; ' + (res.stdout + res.stderr)[-2000:]):
+            differ = []
+            for rel in files:
+                a = os.path.join(repo, rel)
+                b = os.path.join(src, rel)
+                da = open(a, 'rb').read() if os.path.exists(a) else None
+                db = open(b, 'rb').read() if os.path.exists(b) else None
+                if da != db:
+                    differ.append(rel)
+            check(not differ, f'after the last patch the {len(files)} '
+                  'files are those of the development tree',
+                  f'; differ: {differ}')
+
+        errors, warned = [], []
+        for p in patches:
+            res = run(['perl', checkpatch, '--no-tree', p])
+            m = re.search(r'^total: (\d+) errors, (\d+) warnings', res.stdout,
+                          re.M)
+            if not m or int(m.group(1)):
+                errors.append(os.path.basename(p))
+            elif int(m.group(2)):
+                warned.append(f'{os.path.basename(p)}: {m.group(2)}')
+        check(not errors, 'checkpatch: no error in any patch',
+              f'; errors in {errors}')
+        for w in warned:
+            print(f'# checkpatch warnings: {w}')
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+        print(f'1..{len(results)}')
+        for i, (ok, what, detail) in enumerate(results, 1):
+            print(f'{"ok" if ok else "not ok"} {i} - {what}'
+                  + ('' if ok else detail))
+
+
+if __name__ == '__main__':
+    main()
