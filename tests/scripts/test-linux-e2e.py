@@ -24,9 +24,9 @@ counting (no icount, as users run it):
     (and the stops) of the three counters, which the kernel does one SBI
     call at a time: at most WINDOW, where one instruction of each
     system call of cfo-sys counted in the wrong mode would add 100000;
-  - perf stat -e cycles:u,cycles:k,cycles counts all three, none more
-    than the total (a counter that does not count its event reads what
-    was written to it, near 2^63 for perf).
+  - perf stat -e cycles:u,cycles:k,cycles counts all three, cycles:u
+    not more than the total, none near 2^63 (what a counter that does
+    not count its event reads: the value perf wrote to it).
 sampling, in the same boot and in another under -icount shift=0 (an
 instructions counter overflows at its exact instruction, and the
 interrupt is taken before the next one, in both):
@@ -156,10 +156,12 @@ def check_counting(parts):
     c = perf_counts(lines)
     u, k, t = (c.get('cycles:u'), c.get('cycles:k'), c.get('cycles'))
     # the hart's clock in each mode: user time is in every window, so
-    # cycles:u <= cycles; the kernel's is cut a little differently
-    check(u and k and t and u <= t and k <= t + t // 100,
-          'cycles:u, cycles:k and cycles count at once, each within the '
-          'total', shown(lines))
+    # cycles:u <= cycles; the kernel's windows differ by host time (the
+    # host may deschedule QEMU in between), so cycles:k is only bounded
+    # far below what a counter that does not count reads (about 2^63)
+    check(u and k and t and u <= t and k < 1 << 62,
+          'cycles:u, cycles:k and cycles count at once, cycles:u within '
+          'the total', shown(lines))
     for hart in (0, 1):
         lines = parts.get(f'stat-hart {hart}', [])
         u = perf_counts(lines).get('instructions:u')
