@@ -380,9 +380,10 @@ def main():
         at = extra.index('--firmware-elf')
         firmware = [extra[at + 1]]
         del extra[at:at + 2]
-    stats = '--stats' in extra
-    if stats:
+    want_stats = '--stats' in extra
+    if want_stats:
         extra.remove('--stats')
+    stats = []
     slow = '--slow-reader' in extra
     if slow:
         # packets lost: gaps, each followed by a synchronisation
@@ -400,7 +401,7 @@ def main():
         for fw in firmware:
             rom += ['--elf', fw]
         got = decoded(decoder, elf, rom, trace, srcid_bits, cpu)
-        if stats:
+        if want_stats:
             res = subprocess.run(decoder_cmd(decoder, elf, rom, trace,
                                              srcid_bits, cpu, 'stats'),
                                  capture_output=True, text=True,
@@ -451,7 +452,7 @@ def main():
     if lost:
         summary.append(f'{lost} gaps where packets were lost')
     print('decoded flow equals QEMU\'s record: ' + '; '.join(summary))
-    for line in stats or []:
+    for line in stats:
         print(line)
 
 

@@ -43,6 +43,9 @@ import os
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tap import check, report  # noqa: E402
+
 LOOP_USER = 2 + 2 * 1000000 + 2
 SYS_CALLS = 100000
 SYS_USER = 2 + 3 * SYS_CALLS + 2
@@ -55,13 +58,6 @@ KERNEL_KNOWS = ['h', 'sscofpmf', 'smstateen']
 START = 0x100b0             # cfo-loop's _start (lib: no relocation)
 KERNEL = 0xffffffff00000000 # kernel addresses (Sv39 and up)
 PERIODS = (100003, 200003, 1000003)
-
-results = []
-
-
-def check(ok, what, detail=''):
-    results.append((bool(ok), what, detail))
-    return ok
 
 
 def boot(linux, qemu, adds, script, guest_parts, extra=()):
@@ -209,10 +205,7 @@ def main():
                  ['-icount', 'shift=0,sleep=off'])
     if check(parts, 'Linux boots under -icount and runs perf record'):
         check_sampling(parts, 'icount')
-    print(f'1..{len(results)}')
-    for i, (ok, what, detail) in enumerate(results, 1):
-        print(f'{"ok" if ok else "not ok"} {i} - {what}'
-              + ('' if ok else detail))
+    report()
 
 
 if __name__ == '__main__':

@@ -27,12 +27,8 @@ import subprocess
 import sys
 import tempfile
 
-results = []
-
-
-def check(ok, what, detail=''):
-    results.append((bool(ok), what, detail))
-    return ok
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tap import check, report  # noqa: E402
 
 
 def run(cmd, **kw):
@@ -145,10 +141,7 @@ def main():
             print(f'# checkpatch warnings: {w}')
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-        print(f'1..{len(results)}')
-        for i, (ok, what, detail) in enumerate(results, 1):
-            print(f'{"ok" if ok else "not ok"} {i} - {what}'
-                  + ('' if ok else detail))
+        report()
 
 
 if __name__ == '__main__':
