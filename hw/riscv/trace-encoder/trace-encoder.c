@@ -33,7 +33,6 @@
 #include "system/runstate.h"
 #include "target/riscv/cpu.h"
 #include "target/riscv/cflow/cflow.h"
-#include "target/riscv/cntrpmf/cntrpmf.h"
 #include "hw/riscv/etrace-enc.h"
 #include "hw/riscv/etrace-filter.h"
 #include "hw/riscv/trace-component.h"
@@ -320,7 +319,7 @@ static void te_flush(RISCVTraceEncoder *s)
     if (s->lost) {
         /* What was made while packets were refused is lost too. */
         s->buf_len = 0;
-        etrace_enc_set_now(&s->enc, riscv_cntrpmf_cycle_clock());
+        etrace_enc_set_now(&s->enc, riscv_cf_cycle_clock());
         etrace_enc_lost(&s->enc);
     }
     if (!s->buf_len) {
@@ -552,7 +551,7 @@ static void te_apply(RISCVTraceEncoder *s)
     te_flush(s);
     te_config(s, &cfg);
     /* The clock map starts here (the hart is between two blocks). */
-    s->an_time = riscv_cntrpmf_cycle_clock();
+    s->an_time = riscv_cf_cycle_clock();
     s->an_insns = env->cf.insns;
     etrace_enc_set_now(&s->enc, s->an_time);
     etrace_enc_configure(&s->enc, &cfg);
@@ -589,7 +588,7 @@ static void ts_write_control(RISCVTraceEncoder *s, uint32_t val)
 {
     uint32_t keep = R_TS_CONTROL_ACTIVE_MASK | R_TS_CONTROL_COUNT_MASK |
                     R_TS_CONTROL_PRESCALE_MASK | R_TS_CONTROL_ENABLE_MASK;
-    uint64_t now = riscv_cntrpmf_cycle_clock();
+    uint64_t now = riscv_cf_cycle_clock();
 
     /* Counted up to now under the old settings. */
     s->ts.value = ts_at(&s->ts, now);
@@ -635,10 +634,10 @@ static uint64_t te_read(void *opaque, hwaddr addr, unsigned size)
         val = s->ts.control;
         break;
     case A_TS_COUNTER_LOW:
-        val = ts_at(&s->ts, riscv_cntrpmf_cycle_clock());
+        val = ts_at(&s->ts, riscv_cf_cycle_clock());
         break;
     case A_TS_COUNTER_HIGH:
-        val = ts_at(&s->ts, riscv_cntrpmf_cycle_clock()) >> 32;
+        val = ts_at(&s->ts, riscv_cf_cycle_clock()) >> 32;
         break;
     default:
         etrace_filter_reg_read(&s->filter_regs, addr, &val);
@@ -772,7 +771,7 @@ static void te_reset_hold(Object *obj, ResetType type)
     ETraceEncConfig cfg;
 
     s->ts = (TETimestamp) {
-        .anchor = riscv_cntrpmf_cycle_clock(),
+        .anchor = riscv_cf_cycle_clock(),
     };
     if (s->start && s->reset_timestamps) {
         /* Counting from 0, into the packets. */
@@ -963,7 +962,7 @@ static bool ts_needed(void *opaque)
 static int ts_pre_save(void *opaque)
 {
     RISCVTraceEncoder *s = opaque;
-    uint64_t now = riscv_cntrpmf_cycle_clock();
+    uint64_t now = riscv_cf_cycle_clock();
 
     /* Counted up to now; te_pre_save drained the hart's events. */
     s->ts.value = ts_at(&s->ts, now);
@@ -982,7 +981,7 @@ static int ts_post_load(void *opaque, int version_id)
         return -EINVAL;
     }
     /* The counters go on from their values, with this host's clock. */
-    s->ts.anchor = riscv_cntrpmf_cycle_clock();
+    s->ts.anchor = riscv_cf_cycle_clock();
     s->ts_hart.anchor = s->ts.anchor;
     s->an_time = s->ts.anchor;
     s->an_insns = s->cpu->env.cf.insns;

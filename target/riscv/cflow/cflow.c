@@ -8,12 +8,12 @@
 
 #include "qemu/osdep.h"
 #include "qemu/log.h"
+#include "qemu/timer.h"
 #include "cpu.h"
 #include "exec/helper-proto.h"
 #include "tcg/insn-start-words.h"
 #include "qemu/host-utils.h"
 #include "exec/icount.h"
-#include "cntrpmf/cntrpmf.h"
 #include "cflow/cflow.h"
 #include "trace.h"
 
@@ -76,8 +76,8 @@ void helper_cf_drain(CPURISCVState *env)
 /*
  * The block about to run would count past insn_limit: @len, its length,
  * is already in insns.  Undo the block; then run the instructions before
- * the limit one per block, or, at the limit, let Smcntrpmf raise the
- * overflows before the block's first instruction.
+ * the limit one per block, or, at the limit, let the consumers act (a
+ * counter overflows) before the block's first instruction.
  */
 void helper_cf_insn_limit(CPURISCVState *env, uint32_t len)
 {
@@ -91,10 +91,18 @@ void helper_cf_insn_limit(CPURISCVState *env, uint32_t len)
                   (uint64_t)env->mhartid, (vaddr)env->pc);
     env->cf.insn_step = !at_limit;
     if (at_limit) {
-        riscv_cntrpmf_insn_limit(env);
-    } else {
-        riscv_cf_update_needs(env);
+        RISCVCFState *cf = &env->cf;
+        unsigned i;
+
+        for (i = 0; i < cf->nr_consumers; i++) {
+            const RISCVCFConsumer *c = &cf->consumers[i];
+
+            if (c->ops->insn_limit) {
+                c->ops->insn_limit(env, c->opaque);
+            }
+        }
     }
+    riscv_cf_update_needs(env);
     cpu_loop_exit(cs);
 }
 
@@ -156,12 +164,17 @@ void riscv_cf_mode_changed(CPURISCVState *env)
     riscv_cf_update_needs(env);
 }
 
+uint64_t riscv_cf_cycle_clock(void)
+{
+    return icount_enabled() ? icount_get() : cpu_get_host_ticks();
+}
+
 void riscv_cf_clock_map(CPURISCVState *env, uint64_t an_time,
                         uint64_t an_insns, RISCVCFClockMap *map)
 {
     uint64_t span, lo, hi;
 
-    map->now = riscv_cntrpmf_cycle_clock();
+    map->now = riscv_cf_cycle_clock();
     map->time = an_time;
     map->insns = an_insns;
     span = env->cf.insns - an_insns;

@@ -51,8 +51,8 @@
  * that would count past it calls helper_cf_insn_limit(), which runs the
  * instructions up to the limit one per block (RISCV_CF_NEED_STEP while
  * RISCVCFState.insn_step) and, once the count is at the limit, calls
- * riscv_cntrpmf_insn_limit() before the next instruction (a counter
- * overflowing exactly there).
+ * the consumers' insn_limit hooks before the next instruction (a
+ * counter overflowing exactly there).
  */
 #define RISCV_CF_NEED_INSN_LIMIT    BIT(20)
 #define RISCV_CF_NEED_ALL           (RISCV_CF_NEED_TYPES | \
@@ -183,6 +183,12 @@ struct RISCVCFConsumerOps {
     void (*trap_return)(CPURISCVState *env, void *opaque,
                         const RISCVCFTrapReturn *ret);
     void (*mode_changed)(CPURISCVState *env, void *opaque);
+    /*
+     * The instruction count reached RISCVCFState.insn_limit (a consumer
+     * that needs RISCV_CF_NEED_INSN_LIMIT set it): act before the next
+     * instruction, and set the next limit.
+     */
+    void (*insn_limit)(CPURISCVState *env, void *opaque);
 };
 
 #ifndef CONFIG_USER_ONLY
@@ -231,6 +237,14 @@ void riscv_cf_mode_changed(CPURISCVState *env);
 
 /* Drop buffered events and the instruction count; called on CPU reset. */
 void riscv_cf_reset(CPURISCVState *env);
+
+/*
+ * riscv_cf_cycle_clock: the clock mcycle counts, and CTR's cycle counter
+ * and a trace encoder's timestamps: QEMU's virtual clock under icount,
+ * so that runs are exact and deterministic, the host's cycle counter
+ * otherwise.
+ */
+uint64_t riscv_cf_cycle_clock(void);
 
 /**
  * RISCVCFClockMap: how a drain maps the instruction count stored with an

@@ -21,17 +21,11 @@ static const target_ulong cntrpmf_inhibit_bit[RISCV_CNTRPMF_NR_SOURCES] = {
     [RISCV_CNTRPMF_INSTRET] = COUNTEREN_IR,
 };
 
-/* The mcycle clock: virtual time under icount, host cycles otherwise. */
-uint64_t riscv_cntrpmf_cycle_clock(void)
-{
-    return icount_enabled() ? icount_get() : cpu_get_host_ticks();
-}
-
 /* The running total of @src that per-mode accounting samples. */
 static uint64_t cntrpmf_source(CPURISCVState *env, RISCVCntrpmfSource src)
 {
     if (src == RISCV_CNTRPMF_CYCLE) {
-        return riscv_cntrpmf_cycle_clock();
+        return riscv_cf_cycle_clock();
     }
     if (riscv_cpu_cfg(env)->ext_smcntrpmf) {
         return env->cf.insns;
@@ -228,10 +222,13 @@ static void cntrpmf_wrap_points(CPURISCVState *env, bool counting)
     env->cf.insn_limit = limit;
 }
 
-void riscv_cntrpmf_insn_limit(CPURISCVState *env)
+/*
+ * Pipeline: the instruction count is at the nearest wrap point; the
+ * pipeline then asks for the needs again, which sets the next one.
+ */
+static void cntrpmf_insn_limit(CPURISCVState *env, void *opaque)
 {
     cntrpmf_overflows(env);
-    riscv_cf_update_needs(env);
 }
 
 /*
@@ -254,6 +251,7 @@ static uint32_t cntrpmf_needs(CPURISCVState *env, void *opaque)
 
 static const RISCVCFConsumerOps cntrpmf_consumer = {
     .needs = cntrpmf_needs,
+    .insn_limit = cntrpmf_insn_limit,
 };
 
 void riscv_cntrpmf_realize(RISCVCPU *cpu)
@@ -440,7 +438,7 @@ static int cntrpmf_post_load(void *opaque, int version_id)
 
     s->cfg[RISCV_CNTRPMF_CYCLE] &= mask;
     s->cfg[RISCV_CNTRPMF_INSTRET] &= mask;
-    s->snap[RISCV_CNTRPMF_CYCLE] = riscv_cntrpmf_cycle_clock();
+    s->snap[RISCV_CNTRPMF_CYCLE] = riscv_cf_cycle_clock();
     s->snap[RISCV_CNTRPMF_INSTRET] = cntrpmf_source(env,
                                                     RISCV_CNTRPMF_INSTRET);
     riscv_cntrpmf_update(env);

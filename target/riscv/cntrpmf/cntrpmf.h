@@ -41,13 +41,6 @@ static inline RISCVCntrpmfMode riscv_cntrpmf_mode(target_ulong priv,
 }
 
 #ifndef CONFIG_USER_ONLY
-/*
- * The clock mcycle counts (and CTR's cycle counter): QEMU's virtual
- * clock under icount, so that runs are exact and deterministic, the
- * host's cycle counter otherwise.
- */
-uint64_t riscv_cntrpmf_cycle_clock(void);
-
 /* Connect Smcntrpmf to the hart's event pipeline. */
 void riscv_cntrpmf_realize(RISCVCPU *cpu);
 
@@ -69,13 +62,6 @@ void riscv_cntrpmf_mode_change(CPURISCVState *env);
  * Call after mcountinhibit or an mhpmevent register changed.
  */
 void riscv_cntrpmf_update(CPURISCVState *env);
-
-/*
- * riscv_cntrpmf_insn_limit: the instruction count reached the nearest
- * wrap point of the instructions counters (RISCVCFState.insn_limit):
- * raise their overflows (before the next instruction) and set the next.
- */
-void riscv_cntrpmf_insn_limit(CPURISCVState *env);
 
 /**
  * riscv_cntrpmf_mcountinhibit_changed: mcountinhibit has been written

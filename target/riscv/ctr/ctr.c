@@ -38,7 +38,6 @@
 #include "exec/icount.h"
 #include "cflow/cflow.h"
 #include "ctr/ctr.h"
-#include "cntrpmf/cntrpmf.h"
 #include "trace.h"
 
 #define CTR_TYPE_BIT(t)         (1U << (t))
@@ -132,7 +131,7 @@ static void ctr_update_active(CPURISCVState *env)
     if (!riscv_cpu_cfg(env)->ctr_cycles || active == env->ctr.cc_active) {
         return;
     }
-    now = riscv_cntrpmf_cycle_clock();
+    now = riscv_cf_cycle_clock();
     if (active) {
         env->ctr.cc_start = now;
         env->ctr.an_time = now;
@@ -147,7 +146,7 @@ static void ctr_update_active(CPURISCVState *env)
 static void ctr_cc_reset(CPURISCVState *env)
 {
     env->ctr.cc_count = 0;
-    env->ctr.cc_start = riscv_cntrpmf_cycle_clock();
+    env->ctr.cc_start = riscv_cf_cycle_clock();
     env->ctr.cc_invalid = true;
 }
 
@@ -204,7 +203,7 @@ static uint64_t ctr_cc_take(CPURISCVState *env, bool invalid, uint64_t now)
 /* The time of a record made now, by a trap or trap return. */
 static uint64_t ctr_now(CPURISCVState *env)
 {
-    return env->ctr.cc_active ? riscv_cntrpmf_cycle_clock() : 0;
+    return env->ctr.cc_active ? riscv_cf_cycle_clock() : 0;
 }
 
 /* A PC as an MXLEN-bit entry field: zero-extended when XLEN is 32. */
@@ -674,7 +673,7 @@ static int ctr_pre_save(void *opaque)
 
     riscv_cf_sync(env);
     if (env->ctr.cc_active) {
-        uint64_t now = riscv_cntrpmf_cycle_clock();
+        uint64_t now = riscv_cf_cycle_clock();
 
         env->ctr.cc_count += now - env->ctr.cc_start;
         env->ctr.cc_start = now;
@@ -689,7 +688,7 @@ static int ctr_post_load(void *opaque, int version_id)
 
     /* Legalize what the stream may carry, as a CSR write would. */
     riscv_ctr_set_depth(env, env->ctr.sctrdepth);
-    env->ctr.cc_start = riscv_cntrpmf_cycle_clock();
+    env->ctr.cc_start = riscv_cf_cycle_clock();
     env->ctr.an_time = env->ctr.cc_start;
     env->ctr.an_insns = env->cf.insns;
     env->ctr.tb_types = ctr_compute_tb_types(env);
