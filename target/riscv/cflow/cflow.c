@@ -77,7 +77,8 @@ void helper_cf_drain(CPURISCVState *env)
  * The block about to run would count past insn_limit: @len, its length,
  * is already in insns.  Undo the block; then run the instructions before
  * the limit one per block, or, at the limit, let the consumers act (a
- * counter overflows) before the block's first instruction.
+ * counter overflows) before the block's first instruction: both ask them
+ * for their needs again.
  */
 void helper_cf_insn_limit(CPURISCVState *env, uint32_t len)
 {
@@ -90,18 +91,7 @@ void helper_cf_insn_limit(CPURISCVState *env, uint32_t len)
                   ", block at 0x%" VADDR_PRIx " undone\n",
                   (uint64_t)env->mhartid, (vaddr)env->pc);
     env->cf.insn_step = !at_limit;
-    if (at_limit) {
-        RISCVCFState *cf = &env->cf;
-        unsigned i;
-
-        for (i = 0; i < cf->nr_consumers; i++) {
-            const RISCVCFConsumer *c = &cf->consumers[i];
-
-            if (c->ops->insn_limit) {
-                c->ops->insn_limit(env, c->opaque);
-            }
-        }
-    }
+    /* at the limit, the consumer that set it acts in its needs hook */
     riscv_cf_update_needs(env);
     cpu_loop_exit(cs);
 }

@@ -50,9 +50,10 @@
  * With RISCV_CF_NEED_INSNS: stop at RISCVCFState.insn_limit.  A block
  * that would count past it calls helper_cf_insn_limit(), which runs the
  * instructions up to the limit one per block (RISCV_CF_NEED_STEP while
- * RISCVCFState.insn_step) and, once the count is at the limit, calls
- * the consumers' insn_limit hooks before the next instruction (a
- * counter overflowing exactly there).
+ * RISCVCFState.insn_step) and, once the count is at the limit, asks the
+ * consumers for their needs again before the next instruction: the
+ * consumer that set the limit acts there (a counter overflows exactly
+ * there) and sets the next one.
  */
 #define RISCV_CF_NEED_INSN_LIMIT    BIT(20)
 #define RISCV_CF_NEED_ALL           (RISCV_CF_NEED_TYPES | \
@@ -167,7 +168,8 @@ typedef struct RISCVCFTrapReturn {
 
 /**
  * RISCVCFConsumerOps: what a consumer provides; any hook may be NULL
- * @needs: RISCV_CF_NEED_* it needs in the current mode
+ * @needs: RISCV_CF_NEED_* it needs in the current mode; also called when
+ *         the instruction count reaches RISCVCFState.insn_limit
  * @drain: events appended since the last sync point, oldest first; also
  *         called with @n = 0 at every sync point
  * @trap: a trap is taken: xcause, xepc and the pc are written, the CPU
@@ -183,12 +185,6 @@ struct RISCVCFConsumerOps {
     void (*trap_return)(CPURISCVState *env, void *opaque,
                         const RISCVCFTrapReturn *ret);
     void (*mode_changed)(CPURISCVState *env, void *opaque);
-    /*
-     * The instruction count reached RISCVCFState.insn_limit (a consumer
-     * that needs RISCV_CF_NEED_INSN_LIMIT set it): act before the next
-     * instruction, and set the next limit.
-     */
-    void (*insn_limit)(CPURISCVState *env, void *opaque);
 };
 
 #ifndef CONFIG_USER_ONLY

@@ -223,18 +223,10 @@ static void cntrpmf_wrap_points(CPURISCVState *env, bool counting)
 }
 
 /*
- * Pipeline: the instruction count is at the nearest wrap point; the
- * pipeline then asks for the needs again, which sets the next one.
- */
-static void cntrpmf_insn_limit(CPURISCVState *env, void *opaque)
-{
-    cntrpmf_overflows(env);
-}
-
-/*
  * Pipeline: count instructions in the modes some instret counter counts,
  * stopping where an instructions counter overflows.  Called after every
- * mode change and every change of a counter or its filter.
+ * mode change and every change of a counter or its filter, and when the
+ * count reaches the limit: the overflows due are raised first.
  */
 static uint32_t cntrpmf_needs(CPURISCVState *env, void *opaque)
 {
@@ -251,7 +243,6 @@ static uint32_t cntrpmf_needs(CPURISCVState *env, void *opaque)
 
 static const RISCVCFConsumerOps cntrpmf_consumer = {
     .needs = cntrpmf_needs,
-    .insn_limit = cntrpmf_insn_limit,
 };
 
 void riscv_cntrpmf_realize(RISCVCPU *cpu)
