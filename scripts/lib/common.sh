@@ -85,13 +85,11 @@ QEMU_CONFIGURE_ARGS=(
     --enable-werror
 )
 
-# qemu_build SRC BUILD STAMP TARGET...
+# qemu_configure SRC BUILD STAMP
 # Configure SRC in BUILD when the configuration or STAMP (what the tree
-# was made from) changed, then build TARGETs with ninja (which re-runs
-# meson by itself when a meson.build changes).
-qemu_build() {
-    local src=$1 build=$2 stamp=$3 want rc
-    shift 3
+# was made from) changed.
+qemu_configure() {
+    local src=$1 build=$2 stamp=$3 want
     want="${QEMU_CONFIGURE_ARGS[*]} $stamp"
     if [ ! -f "$build/build.ninja" ] ||
        [ "$(cat "$build/.rvcfo-config" 2>/dev/null)" != "$want" ]; then
@@ -105,6 +103,15 @@ qemu_build() {
         }
         echo "$want" >"$build/.rvcfo-config"
     fi
+}
+
+# qemu_build SRC BUILD STAMP TARGET...
+# qemu_configure, then build TARGETs with ninja (which re-runs meson by
+# itself when a meson.build changes).
+qemu_build() {
+    local build=$2 rc
+    qemu_configure "$1" "$2" "$3"
+    shift 3
 
     log "building $*"
     # Keep compiler messages, drop ninja's progress lines.
