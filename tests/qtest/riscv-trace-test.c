@@ -521,8 +521,9 @@ static QTestState *start_jumps(const char *fifo, int *fd, bool stall)
 }
 
 /*
- * With InstStallEna the hart waits while the consumer is slow: every
- * packet arrives, and InstStallOrOverflow says the hart was stalled.
+ * With InstStallEna the hart waits while the consumer is slow: nobody
+ * reads until InstStallOrOverflow says the hart is stalled (it is set
+ * when the stall begins), then every packet arrives.
  */
 static void test_stall(void)
 {
@@ -535,6 +536,7 @@ static void test_stall(void)
     int fd, i;
 
     qts = start_jumps(fifo, &fd, true);
+    wait_for(qts, ENCODER0 + CONTROL, STALL_OVERFLOW, STALL_OVERFLOW);
     /* Read slowly until all but the end of the trace is in. */
     for (i = 0; i < 20000 && got->len < want->len - 5; i++) {
         g_usleep(1000);
@@ -551,6 +553,42 @@ static void test_stall(void)
     g_assert_cmphex(rd(qts, ENCODER0 + CONTROL) & STALL_OVERFLOW, ==,
                     STALL_OVERFLOW);
 
+    close(fd);
+    qtest_quit(qts);
+    unlink(fifo);
+    rmdir(dir);
+}
+
+/*
+ * A hart stalled for room (nobody reads the pipe) stops when the VM is
+ * stopped: "stop" completes, and so does "quit" while it is stalled
+ * again.  Up to the stall the stream is the program's.
+ */
+static void test_stall_stop(void)
+{
+    g_autofree char *dir = g_dir_make_tmp("riscv-trace-XXXXXX", NULL);
+    g_autofree char *fifo = g_strdup_printf("%s/fifo", dir);
+    g_autoptr(GByteArray) want = jump_packets();
+    g_autoptr(GByteArray) got = g_byte_array_new();
+    unsigned in_packet = 0;
+    QTestState *qts;
+    QDict *rsp;
+    int fd;
+
+    qts = start_jumps(fifo, &fd, true);
+    wait_for(qts, ENCODER0 + CONTROL, STALL_OVERFLOW, STALL_OVERFLOW);
+    qtest_qmp_assert_success(qts, "{ 'execute': 'stop' }");
+    rsp = qtest_qmp(qts, "{ 'execute': 'query-status' }");
+    g_assert_cmpstr(qdict_get_str(qdict_get_qdict(rsp, "return"), "status"),
+                    ==, "paused");
+    qobject_unref(rsp);
+    read_packets(fd, got, &in_packet);
+    g_assert_cmpuint(got->len, >, 1000);
+    g_assert_cmpuint(got->len, <, want->len);
+    g_assert_cmpmem(got->data, 1000, want->data, 1000);
+    /* Stalled again, then QEMU quits. */
+    qtest_qmp_assert_success(qts, "{ 'execute': 'cont' }");
+    g_usleep(100 * 1000);
     close(fd);
     qtest_quit(qts);
     unlink(fifo);
@@ -679,8 +717,8 @@ static void test_ram_registers(void)
  * then the sink, whose Enable = 0 writes out the word it holds, padded
  * with null.idle bytes.
  */
-static QTestState *ram_loop_start_on(const char *sinks, uint32_t size,
-                                     uint32_t ctl, bool srcid)
+static QTestState *ram_loop_start_at(const char *sinks, uint64_t buf,
+                                     uint32_t size, uint32_t ctl, bool srcid)
 {
     QTestState *qts;
     uint32_t v;
@@ -695,12 +733,12 @@ static QTestState *ram_loop_start_on(const char *sinks, uint32_t size,
     wait_for(qts, RAM0 + CONTROL, ACTIVE, 0);
     wr(qts, RAM0 + CONTROL, ACTIVE);
     wait_for(qts, RAM0 + CONTROL, ACTIVE, ACTIVE);
-    wr(qts, RAM0 + START_LOW, BUF);
+    wr(qts, RAM0 + START_LOW, buf);
     wr(qts, RAM0 + START_HIGH, 0);
-    wr(qts, RAM0 + LIMIT_LOW, BUF + size - 4);
+    wr(qts, RAM0 + LIMIT_LOW, buf + size - 4);
     wr(qts, RAM0 + LIMIT_HIGH, 0);
-    g_assert_cmphex(rd(qts, RAM0 + LIMIT_LOW), ==, BUF + size - 4);
-    wr(qts, RAM0 + WP_LOW, BUF);
+    g_assert_cmphex(rd(qts, RAM0 + LIMIT_LOW), ==, buf + size - 4);
+    wr(qts, RAM0 + WP_LOW, buf);
     wr(qts, RAM0 + WP_HIGH, 0);
     v = rd(qts, RAM0 + CONTROL);
     wr(qts, RAM0 + CONTROL, v | ctl | ENABLE);
@@ -729,6 +767,12 @@ static QTestState *ram_loop_start_on(const char *sinks, uint32_t size,
     g_usleep(200 * 1000);
     wait_for(qts, ENCODER0 + CONTROL, EMPTY, EMPTY);
     return qts;
+}
+
+static QTestState *ram_loop_start_on(const char *sinks, uint32_t size,
+                                     uint32_t ctl, bool srcid)
+{
+    return ram_loop_start_at(sinks, BUF, size, ctl, srcid);
 }
 
 static QTestState *ram_loop_start(uint32_t size, uint32_t ctl)
@@ -978,6 +1022,243 @@ static void test_ram_both_modes(void)
     qtest_quit(qts);
 }
 
+/*
+ * Held in reset, a sink with both modes reads Mode as SRAM (trRamControl
+ * is 0) while trRamRP keeps the SMEM address it had: trRamData reads 0
+ * (no SRAM mode while held in reset), never memory beyond the SRAM.
+ */
+static void test_ram_data_in_reset(void)
+{
+    QTestState *qts;
+
+    qts = qtest_init("-machine virt,trace=on,trace-sink=ram -bios none "
+                     "-global riscv-trace-ram-sink.sram-size=256 "
+                     "-accel tcg -S");
+    wr(qts, RAM0 + CONTROL, 0);
+    wr(qts, RAM0 + CONTROL, ACTIVE);
+    g_assert_cmphex(rd(qts, RAM0 + CONTROL) & RAM_SMEM, ==, RAM_SMEM);
+    wr(qts, RAM0 + RP_HIGH, 0x00ffffff);
+    wr(qts, RAM0 + RP_LOW, 0xfffffffc);
+    wr(qts, RAM0 + CONTROL, 0);
+    g_assert_cmphex(rd(qts, RAM0 + RP_LOW), ==, 0xfffffffc);
+    g_assert_cmphex(rd(qts, RAM0 + 0x040), ==, 0);
+    g_assert_cmphex(rd(qts, RAM0 + RP_LOW), ==, 0xfffffffc);
+    wr(qts, RAM0 + RP_HIGH, 0);
+    wr(qts, RAM0 + RP_LOW, 0x40);
+    g_assert_cmphex(rd(qts, RAM0 + 0x040), ==, 0);
+    /* Released and in SRAM mode, RP is an SRAM offset again. */
+    wr(qts, RAM0 + CONTROL, ACTIVE);
+    wr(qts, RAM0 + CONTROL, ACTIVE);
+    g_assert_cmphex(rd(qts, RAM0 + CONTROL) & RAM_SMEM, ==, 0);
+    g_assert_cmphex(rd(qts, RAM0 + RP_HIGH), ==, 0);
+    g_assert_cmphex(rd(qts, RAM0 + 0x040), ==, 0);
+    g_assert_cmphex(rd(qts, RAM0 + IMPL), ==, 0x00003901);
+    qtest_quit(qts);
+}
+
+/*
+ * A buffer over the registers of the sink itself (trRamStart = trRamWP =
+ * the sink, 4 KiB, Control 0x3013) or of the funnel that feeds it: a
+ * component taking packets is in DMA, so the writes that would reach its
+ * own registers fail (logged) and change nothing; trRamWP still moves on
+ * by the 60 bytes of ram_loop as it does for any failed write.
+ */
+static void ram_over_registers(const char *sinks, uint64_t comp)
+{
+    QTestState *qts = ram_loop_start_at(sinks, comp, 4 * KiB, 0, false);
+
+    g_assert_cmphex(rd(qts, RAM0 + CONTROL) & ~EMPTY, ==,
+                    ACTIVE | ENABLE | RAM_SMEM | ASYNC_FREQ(3));
+    g_assert_cmphex(rd(qts, RAM0 + START_LOW), ==, comp);
+    g_assert_cmphex(rd(qts, RAM0 + LIMIT_LOW), ==, comp + 0xffc);
+    if (comp == FUNNEL0) {
+        g_assert_cmphex(rd(qts, FUNNEL0 + CONTROL), ==,
+                        ACTIVE | ENABLE | EMPTY);
+    }
+    ram_loop_stop(qts);
+    g_assert_cmphex(rd(qts, RAM0 + WP_LOW), ==, comp + LOOP_RAM_LEN);
+    g_assert_cmphex(rd(qts, RAM0 + CONTROL), ==,
+                    ACTIVE | EMPTY | RAM_SMEM | ASYNC_FREQ(3));
+    g_assert_cmphex(rd(qts, ENCODER0 + CONTROL) & STALL_OVERFLOW, ==, 0);
+    qtest_quit(qts);
+}
+
+static void test_ram_over_itself(void)
+{
+    ram_over_registers("ram", RAM0);
+}
+
+static void test_ram_over_funnel(void)
+{
+    ram_over_registers("funnel-ram", FUNNEL0);
+}
+
+/*
+ * The word the sink holds is written where a packet would go: with
+ * trRamWP moved outside the buffer, at trRamStart; with trRamLimit below
+ * trRamStart, nowhere.  ram_loop leaves 57 bytes: 56 in memory and one
+ * (0x5f, the end of the last support packet) held.
+ */
+static void test_ram_flush_window(void)
+{
+    QTestState *qts = ram_loop_start(64 * KiB, 0);
+    uint32_t v, word = 0x5f;
+
+    v = rd(qts, ENCODER0 + CONTROL);
+    wr(qts, ENCODER0 + CONTROL, v & ~INST_TRACING);
+    wait_for(qts, ENCODER0 + CONTROL, INST_TRACING | EMPTY, EMPTY);
+    g_assert_cmphex(rd(qts, RAM0 + WP_LOW), ==, BUF + 56);
+    g_assert_cmphex(rd(qts, RAM0 + CONTROL) & EMPTY, ==, 0);
+    qtest_writel(qts, BUF + 128 * KiB, 0xdeadbeef);
+    wr(qts, RAM0 + WP_LOW, BUF + 128 * KiB);
+    v = rd(qts, RAM0 + CONTROL);
+    wr(qts, RAM0 + CONTROL, v & ~ENABLE);
+    wait_for(qts, RAM0 + CONTROL, ENABLE | EMPTY, EMPTY);
+    g_assert_cmphex(qtest_readl(qts, BUF + 128 * KiB), ==, 0xdeadbeef);
+    g_assert_cmphex(qtest_readl(qts, BUF), ==, word);
+    g_assert_cmphex(rd(qts, RAM0 + WP_LOW), ==, BUF + 4);
+    qtest_quit(qts);
+
+    qts = ram_loop_start(64 * KiB, 0);
+    v = rd(qts, ENCODER0 + CONTROL);
+    wr(qts, ENCODER0 + CONTROL, v & ~INST_TRACING);
+    wait_for(qts, ENCODER0 + CONTROL, INST_TRACING | EMPTY, EMPTY);
+    wr(qts, RAM0 + LIMIT_LOW, BUF - 4);
+    v = rd(qts, RAM0 + CONTROL);
+    wr(qts, RAM0 + CONTROL, v & ~ENABLE);
+    wait_for(qts, RAM0 + CONTROL, ENABLE | EMPTY, EMPTY);
+    g_assert_cmphex(qtest_readl(qts, BUF + 56), ==, 0);
+    g_assert_cmphex(rd(qts, RAM0 + WP_LOW), ==, BUF + 56);
+    qtest_quit(qts);
+}
+
+/* The migration status once it has ended, and its error if it failed. */
+static char *migration_end(QTestState *qts, char **error)
+{
+    int i;
+
+    for (i = 0; i < 5000; i++) {
+        QDict *rsp = qtest_qmp(qts, "{ 'execute': 'query-migrate' }");
+        QDict *ret = qdict_get_qdict(rsp, "return");
+        const char *status = qdict_haskey(ret, "status") ?
+                             qdict_get_str(ret, "status") : "";
+
+        if (!strcmp(status, "completed") || !strcmp(status, "failed")) {
+            char *end = g_strdup(status);
+
+            *error = g_strdup(qdict_haskey(ret, "error-desc") ?
+                              qdict_get_str(ret, "error-desc") : "");
+            qobject_unref(rsp);
+            return end;
+        }
+        qobject_unref(rsp);
+        g_usleep(1000);
+    }
+    g_assert_not_reached();
+}
+
+/*
+ * A migration stream whose PIB sink FIFO length is larger than the
+ * destination's FIFO (fifo-size 1024) is refused before any byte is
+ * loaded into it; the destination stays up.  The section of the sink:
+ * its idstr, instance and version ids (4 bytes each), trPibControl (4),
+ * then the length (4, big-endian).
+ */
+static void test_pib_migrate_bad_length(void)
+{
+    static const char name[] = "riscv-trace-pib-sink";
+    g_autofree char *dir = g_dir_make_tmp("riscv-trace-XXXXXX", NULL);
+    g_autofree char *stream = g_strdup_printf("%s/stream", dir);
+    g_autofree char *uri = g_strdup_printf("file:%s", stream);
+    g_autofree char *status = NULL, *error = NULL;
+    g_autofree gchar *data = NULL;
+    g_autofree uint8_t *bad = NULL;
+    const char *args = "-machine virt,trace=on -bios none -accel tcg "
+                       "-global riscv-trace-pib-sink.fifo-size=1024";
+    QTestState *qts;
+    gsize len, at, k;
+
+    qts = qtest_initf("%s -S", args);
+    qtest_qmp_assert_success(qts, "{ 'execute': 'migrate', 'arguments': "
+                             "{ 'uri': %s } }", uri);
+    status = migration_end(qts, &error);
+    g_assert_cmpstr(status, ==, "completed");
+    qtest_quit(qts);
+    g_free(status);
+    g_free(error);
+
+    g_assert_true(g_file_get_contents(stream, &data, &len, NULL));
+    at = memmem(data, len, name, strlen(name)) - (void *)data;
+    g_assert_cmpuint(at, <, len);
+    /* The idstr ends with the name and follows its length byte. */
+    for (k = at; k > 0 && (uint8_t)data[k - 1] != at + strlen(name) - k;
+         k--) {
+        ;
+    }
+    g_assert_cmpuint(k, >, 0);
+    at += strlen(name) + 4 + 4 + 4;
+    g_assert_cmphex(ldl_be_p(data + at), ==, 0);
+    /* More bytes than the FIFO holds, and as many in the stream. */
+    bad = g_malloc0(len + 8 * KiB);
+    memcpy(bad, data, len);
+    stl_be_p(bad + at, 1024 + 4 * KiB);
+    g_assert_true(g_file_set_contents(stream, (char *)bad, len + 8 * KiB,
+                                      NULL));
+
+    qts = qtest_initf("%s -incoming defer", args);
+    qtest_qmp_assert_success(qts, "{ 'execute': 'migrate-incoming', "
+                             "'arguments': { 'uri': %s, "
+                             "'exit-on-error': false } }", uri);
+    status = migration_end(qts, &error);
+    g_assert_cmpstr(status, ==, "failed");
+    g_assert_nonnull(strstr(error, "riscv-trace-pib-sink/fifo_len <= "
+                                   "fifo-size"));
+    g_assert_cmphex(rd(qts, PIB + IMPL), ==, 0x00000a01);
+    qtest_quit(qts);
+    unlink(stream);
+    rmdir(dir);
+}
+
+/*
+ * A machine with RAM sinks migrates with its sinks held in reset (as
+ * they are until a driver sets them up) and one released.
+ */
+static void test_ram_migrate_in_reset(void)
+{
+    g_autofree char *dir = g_dir_make_tmp("riscv-trace-XXXXXX", NULL);
+    g_autofree char *stream = g_strdup_printf("%s/stream", dir);
+    g_autofree char *uri = g_strdup_printf("file:%s", stream);
+    g_autofree char *status = NULL, *error = NULL;
+    const char *args = "-machine virt,trace=on,trace-sink=ram -smp 2 "
+                       "-bios none -accel tcg";
+    QTestState *qts;
+
+    qts = qtest_initf("%s -S", args);
+    wr(qts, RAM1 + CONTROL, ACTIVE);
+    wr(qts, RAM1 + LIMIT_LOW, BUF + 0xffc);
+    qtest_qmp_assert_success(qts, "{ 'execute': 'migrate', 'arguments': "
+                             "{ 'uri': %s } }", uri);
+    status = migration_end(qts, &error);
+    g_assert_cmpstr(status, ==, "completed");
+    qtest_quit(qts);
+    g_free(status);
+    g_free(error);
+
+    qts = qtest_initf("%s -incoming defer", args);
+    qtest_qmp_assert_success(qts, "{ 'execute': 'migrate-incoming', "
+                             "'arguments': { 'uri': %s, "
+                             "'exit-on-error': false } }", uri);
+    status = migration_end(qts, &error);
+    g_assert_cmpstr(status, ==, "completed");
+    g_assert_cmphex(rd(qts, RAM0 + CONTROL), ==, EMPTY);
+    g_assert_cmphex(rd(qts, RAM1 + CONTROL), ==,
+                    ACTIVE | EMPTY | RAM_SMEM | ASYNC_FREQ(3));
+    g_assert_cmphex(rd(qts, RAM1 + LIMIT_LOW), ==, BUF + 0xffc);
+    qtest_quit(qts);
+    unlink(stream);
+    rmdir(dir);
+}
+
 static void wait_migration(QTestState *qts)
 {
     int i;
@@ -1078,5 +1359,14 @@ int main(int argc, char **argv)
     qtest_add_func("/riscv-trace/ram-migrate", test_ram_migrate);
     qtest_add_func("/riscv-trace/ram-sram", test_ram_sram);
     qtest_add_func("/riscv-trace/ram-both-modes", test_ram_both_modes);
+    qtest_add_func("/riscv-trace/ram-data-in-reset", test_ram_data_in_reset);
+    qtest_add_func("/riscv-trace/ram-over-itself", test_ram_over_itself);
+    qtest_add_func("/riscv-trace/ram-over-funnel", test_ram_over_funnel);
+    qtest_add_func("/riscv-trace/ram-flush-window", test_ram_flush_window);
+    qtest_add_func("/riscv-trace/pib-migrate-bad-length",
+                   test_pib_migrate_bad_length);
+    qtest_add_func("/riscv-trace/ram-migrate-in-reset",
+                   test_ram_migrate_in_reset);
+    qtest_add_func("/riscv-trace/stall-stop", test_stall_stop);
     return g_test_run();
 }

@@ -151,8 +151,6 @@ struct RISCVTraceEncoder {
     bool reset_branch_pred;
     bool reset_sijump;
     bool reset_implicit_return;
-    /* The hart's env->cf.const_rd, migrated with the encoder. */
-    uint32_t cf_const_rd;
     uint8_t start_sync_mode;
     uint8_t start_sync_max;
     bool start;
@@ -166,7 +164,10 @@ struct RISCVTraceEncoder {
     TETimestamp ts;
     bool reset_timestamps;
 
-    /* The hart's side. */
+    /*
+     * The hart's side.  @tracing is also read by register writes, from
+     * other threads: every access to it is atomic.
+     */
     bool tracing;
     bool lost;
     ETraceEncap encap;
@@ -184,6 +185,9 @@ struct RISCVTraceEncoder {
     /* buf_len != 0, for register reads from other threads */
     bool buffered;
     int64_t flushed_ns;
+    /* Stalled: registered with the sink, which kicks the hart. */
+    Notifier room;
+    bool room_waiting;
 };
 
 static const ETraceParams te_params = {
@@ -283,11 +287,22 @@ static uint32_t te_packet_len(RISCVTraceEncoder *s, uint32_t at)
            (s->buf[at] & 0x80 ? s->encap.timestamp_bytes : 0);
 }
 
+/* The sink may have room: wake the hart if it is stalled. */
+static void te_room(Notifier *n, void *data)
+{
+    RISCVTraceEncoder *s = container_of(n, RISCVTraceEncoder, room);
+
+    s->room_waiting = false;
+    qemu_cpu_kick(CPU(s->cpu));
+}
+
 /*
- * With trTeInstStallEna, the hart waits for room for a packet, without the
- * BQL so that the chardev can drain; only in its own thread and while the
- * VM is not being stopped (then, and from other threads, the packet is
- * lost).
+ * With trTeInstStallEna, the hart waits for room for a packet, as a
+ * halted hart waits for an interrupt: on its halt condition, without the
+ * BQL, until the sink says it may take packets again (te_room) or
+ * anything else kicks the hart.  Only in its own thread and while the
+ * hart is not being stopped (then, and from other threads, the packet is
+ * lost) nor given work (a register write that ends the stall).
  */
 static bool te_stall(RISCVTraceEncoder *s)
 {
@@ -297,10 +312,22 @@ static bool te_stall(RISCVTraceEncoder *s)
         !qemu_cpu_is_self(cs) || qatomic_read(&cs->stop)) {
         return false;
     }
-    bql_unlock();
-    g_usleep(100);
-    bql_lock();
+    if (!s->room_waiting) {
+        s->room_waiting = true;
+        riscv_trace_sink_wait_room(s->sink, &s->room);
+    }
+    /* Software sees the stall while it lasts. */
+    s->control = FIELD_DP32(s->control, TE_CONTROL, INST_STALL_OR_OVERFLOW, 1);
+    qemu_cond_wait_bql(cs->halt_cond);
     return true;
+}
+
+static void te_stall_end(RISCVTraceEncoder *s)
+{
+    if (s->room_waiting) {
+        notifier_remove(&s->room);
+        s->room_waiting = false;
+    }
 }
 
 /*
@@ -341,6 +368,7 @@ static void te_flush(RISCVTraceEncoder *s)
                 break;
             }
         }
+        te_stall_end(s);
         s->lost = done < s->buf_len;
         if (s->lost) {
             trace_riscv_trace_encoder_lost(s->cpu->env.mhartid,
@@ -390,7 +418,7 @@ static uint32_t te_needs(CPURISCVState *env, void *opaque)
 {
     RISCVTraceEncoder *s = opaque;
 
-    if (!s->tracing) {
+    if (!qatomic_read(&s->tracing)) {
         return 0;
     }
     return (etrace_filter_per_insn(&s->filter) ? RISCV_CF_NEED_STEP : 0) |
@@ -420,7 +448,7 @@ static void te_drain(CPURISCVState *env, void *opaque,
     RISCVCFClockMap map;
     unsigned i;
 
-    if (!s->tracing) {
+    if (!qatomic_read(&s->tracing)) {
         return;
     }
     if (timed) {
@@ -500,7 +528,7 @@ static void te_trap(CPURISCVState *env, void *opaque,
     /* Drained just now: the anchor is the clock at the trap. */
     uint64_t time = s->encap.timestamp_bytes ? s->an_time : 0;
 
-    if (!s->tracing) {
+    if (!qatomic_read(&s->tracing)) {
         return;
     }
     etrace_enc_set_now(&s->enc, time);
@@ -520,7 +548,7 @@ static void te_trap_return(CPURISCVState *env, void *opaque,
 {
     RISCVTraceEncoder *s = opaque;
 
-    if (s->tracing) {
+    if (qatomic_read(&s->tracing)) {
         /* Not traced: the encoder holds no row since the last traced. */
         etrace_enc_trap_return(&s->enc);
         if (etrace_filter_on(&s->filter)) {
@@ -555,19 +583,19 @@ static void te_apply(RISCVTraceEncoder *s)
     s->an_insns = env->cf.insns;
     etrace_enc_set_now(&s->enc, s->an_time);
     etrace_enc_configure(&s->enc, &cfg);
-    if (want && !s->tracing) {
+    if (want && !qatomic_read(&s->tracing)) {
         s->lost = false;
-        s->tracing = true;
+        qatomic_set(&s->tracing, true);
         etrace_filter_restart(&s->filter);
         etrace_enc_start(&s->enc);
         trace_riscv_trace_encoder_start(env->mhartid);
-    } else if (!want && s->tracing) {
-        s->tracing = false;
+    } else if (!want && qatomic_read(&s->tracing)) {
+        qatomic_set(&s->tracing, false);
         etrace_enc_stop(&s->enc, FIELD_EX32(s->control, TE_CONTROL, ACTIVE) &&
                                  FIELD_EX32(s->control, TE_CONTROL, ENABLE));
         trace_riscv_trace_encoder_stop(env->mhartid);
     }
-    if (!s->tracing) {
+    if (!qatomic_read(&s->tracing)) {
         te_flush(s);
     }
     s->flush_pending = false;
@@ -757,9 +785,9 @@ static void te_reset_enter(Object *obj, ResetType type)
     RISCVTraceEncoder *s = RISCV_TRACE_ENCODER(obj);
 
     /* The hart is stopped: end the trace before the sinks reset. */
-    if (s->tracing) {
+    if (qatomic_read(&s->tracing)) {
         riscv_cf_sync(&s->cpu->env);
-        s->tracing = false;
+        qatomic_set(&s->tracing, false);
         etrace_enc_stop(&s->enc, false);
         te_flush(s);
     }
@@ -810,7 +838,7 @@ static void te_reset_hold(Object *obj, ResetType type)
     s->inst_features = FIELD_DP32(s->inst_features, TE_INST_FEATURES,
                                   SRC_BITS, s->reset_srcbits);
     s->flush_pending = false;
-    s->tracing = false;
+    qatomic_set(&s->tracing, false);
     s->lost = false;
     s->buf_len = 0;
     s->buffered = false;
@@ -832,8 +860,8 @@ static void te_vm_state_change(void *opaque, bool running, RunState state)
         return;
     }
     riscv_cf_sync(&s->cpu->env);
-    if (state == RUN_STATE_SHUTDOWN && s->tracing) {
-        s->tracing = false;
+    if (state == RUN_STATE_SHUTDOWN && qatomic_read(&s->tracing)) {
+        qatomic_set(&s->tracing, false);
         etrace_enc_stop(&s->enc, false);
         trace_riscv_trace_encoder_stop(s->cpu->env.mhartid);
     }
@@ -874,6 +902,7 @@ static void te_realize(DeviceState *dev, Error **errp)
                           TYPE_RISCV_TRACE_ENCODER,
                           RISCV_TRACE_COMPONENT_SIZE);
     sysbus_init_mmio(SYS_BUS_DEVICE(s), &s->mmio);
+    s->room.notify = te_room;
     riscv_cf_register(&s->cpu->env, &te_consumer, s);
     qemu_add_vm_change_state_handler_prio(te_vm_state_change, s,
                                           RISCV_TRACE_VMSTATE_PRIO_SOURCE);
@@ -888,6 +917,17 @@ static int te_pre_save(void *opaque)
     return 0;
 }
 
+/* The buffer holds whole packets, up to buf_len exactly. */
+static bool te_buf_valid(RISCVTraceEncoder *s)
+{
+    uint32_t at = 0;
+
+    while (at < s->buf_len) {
+        at += te_packet_len(s, at);
+    }
+    return at == s->buf_len;
+}
+
 static int te_post_load(void *opaque, int version_id)
 {
     RISCVTraceEncoder *s = opaque;
@@ -895,6 +935,10 @@ static int te_post_load(void *opaque, int version_id)
     if (s->buf_len > TE_BUF_SIZE || s->enc.branches > ETRACE_MAX_BRANCHES ||
         s->enc.cfg.sync_max > 15 ||
         s->encap.srcid_bits > TE_SRC_BITS_MAX) {
+        return -EINVAL;
+    }
+    /* After the timestamp subsection, which sets the packets' format. */
+    if (!te_buf_valid(s)) {
         return -EINVAL;
     }
     s->enc.cfg.params = te_params;
@@ -1033,37 +1077,14 @@ static bool sij_needed(void *opaque)
     return s->enc.cfg.sijump || s->enc.sij_on;
 }
 
-static int sij_pre_save(void *opaque)
-{
-    RISCVTraceEncoder *s = opaque;
-
-    /* A block that ended with a lui or auipc, for the next one's jalr. */
-    s->cf_const_rd = s->cpu->env.cf.const_rd;
-    return 0;
-}
-
-static int sij_post_load(void *opaque, int version_id)
-{
-    RISCVTraceEncoder *s = opaque;
-
-    if (s->cf_const_rd >= 32) {
-        return -EINVAL;
-    }
-    s->cpu->env.cf.const_rd = s->cf_const_rd;
-    return 0;
-}
-
 static const VMStateDescription vmstate_te_sij = {
     .name = TYPE_RISCV_TRACE_ENCODER "/sequential-jumps",
     .version_id = 1,
     .minimum_version_id = 1,
     .needed = sij_needed,
-    .pre_save = sij_pre_save,
-    .post_load = sij_post_load,
     .fields = (const VMStateField[]) {
         VMSTATE_BOOL(enc.cfg.sijump, RISCVTraceEncoder),
         VMSTATE_BOOL(enc.sij_on, RISCVTraceEncoder),
-        VMSTATE_UINT32(cf_const_rd, RISCVTraceEncoder),
         VMSTATE_END_OF_LIST()
     }
 };

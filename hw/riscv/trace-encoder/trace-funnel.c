@@ -41,6 +41,13 @@ struct RISCVTraceFunnel {
 
     uint32_t control;
     uint32_t dis_input;
+    /*
+     * Senders waiting for room, told when the funnel is written or when
+     * the sink it feeds tells it (@down, registered there while waiting).
+     */
+    NotifierList room_waiters;
+    Notifier down;
+    bool down_waiting;
 };
 
 static bool funnel_push(Object *obj, unsigned input, const uint8_t *buf,
@@ -58,6 +65,25 @@ static bool funnel_push(Object *obj, unsigned input, const uint8_t *buf,
         return true;
     }
     return riscv_trace_sink_push(s->sink, s->sink_input, buf, len, single);
+}
+
+static void funnel_wait_room(Object *obj, Notifier *n)
+{
+    RISCVTraceFunnel *s = RISCV_TRACE_FUNNEL(obj);
+
+    notifier_list_add(&s->room_waiters, n);
+    if (!s->down_waiting) {
+        s->down_waiting = true;
+        riscv_trace_sink_wait_room(s->sink, &s->down);
+    }
+}
+
+static void funnel_down_room(Notifier *n, void *data)
+{
+    RISCVTraceFunnel *s = container_of(n, RISCVTraceFunnel, down);
+
+    s->down_waiting = false;
+    riscv_trace_room_notify(&s->room_waiters);
 }
 
 static uint64_t funnel_read(void *opaque, hwaddr addr, unsigned size)
@@ -104,8 +130,9 @@ static void funnel_write(void *opaque, hwaddr addr, uint64_t val64,
     case A_FUNNEL_IMPL:
         qemu_log_mask(LOG_GUEST_ERROR, "%s: trFunnelImpl is read-only\n",
                       __func__);
-        break;
+        return;
     }
+    riscv_trace_room_notify(&s->room_waiters);
 }
 
 static const MemoryRegionOps funnel_ops = {
@@ -125,6 +152,7 @@ static void funnel_reset_hold(Object *obj, ResetType type)
     s->control = s->start ? R_FUNNEL_CONTROL_ACTIVE_MASK |
                             R_FUNNEL_CONTROL_ENABLE_MASK : 0;
     s->dis_input = 0;
+    riscv_trace_room_notify(&s->room_waiters);
 }
 
 static void funnel_realize(DeviceState *dev, Error **errp)
@@ -140,6 +168,8 @@ static void funnel_realize(DeviceState *dev, Error **errp)
                    RISCV_TRACE_FUNNEL_MAX_INPUTS);
         return;
     }
+    notifier_list_init(&s->room_waiters);
+    s->down.notify = funnel_down_room;
     memory_region_init_io(&s->mmio, OBJECT(s), &funnel_ops, s,
                           TYPE_RISCV_TRACE_FUNNEL,
                           RISCV_TRACE_COMPONENT_SIZE);
@@ -177,6 +207,7 @@ static void funnel_class_init(ObjectClass *klass, const void *data)
     device_class_set_props(dc, funnel_properties);
     rc->phases.hold = funnel_reset_hold;
     sc->push = funnel_push;
+    sc->wait_room = funnel_wait_room;
 }
 
 static const TypeInfo funnel_types[] = {

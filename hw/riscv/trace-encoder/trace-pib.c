@@ -75,6 +75,8 @@ struct RISCVTracePibSink {
     uint32_t since_sync;
     bool need_sync;
     guint watch;
+    /* Senders waiting for room (riscv_trace_sink_wait_room()). */
+    NotifierList room_waiters;
 };
 
 static bool pib_enabled(RISCVTracePibSink *s)
@@ -124,6 +126,16 @@ static void pib_kick(RISCVTracePibSink *s)
             s->fifo_len = 0;
         }
     }
+    if (ret > 0 || !s->fifo_len) {
+        riscv_trace_room_notify(&s->room_waiters);
+    }
+}
+
+static void pib_wait_room(Object *obj, Notifier *n)
+{
+    RISCVTracePibSink *s = RISCV_TRACE_PIB_SINK(obj);
+
+    notifier_list_add(&s->room_waiters, n);
 }
 
 static gboolean pib_transmit(void *do_not_use, GIOCondition cond,
@@ -273,6 +285,7 @@ static void pib_write(void *opaque, hwaddr addr, uint64_t val64,
     switch (addr) {
     case A_PIB_CONTROL:
         pib_write_control(s, val64);
+        riscv_trace_room_notify(&s->room_waiters);
         break;
     case A_PIB_IMPL:
         qemu_log_mask(LOG_GUEST_ERROR, "%s: trPibImpl is read-only\n",
@@ -300,6 +313,7 @@ static void pib_reset_hold(Object *obj, ResetType type)
     if (s->start) {
         s->control = PIB_CONTROL_DEFAULT | R_PIB_CONTROL_ENABLE_MASK;
     }
+    riscv_trace_room_notify(&s->room_waiters);
 }
 
 static void pib_realize(DeviceState *dev, Error **errp)
@@ -312,6 +326,7 @@ static void pib_realize(DeviceState *dev, Error **errp)
         return;
     }
     s->fifo = g_malloc(s->fifo_size);
+    notifier_list_init(&s->room_waiters);
     memory_region_init_io(&s->mmio, OBJECT(s), &pib_ops, s,
                           TYPE_RISCV_TRACE_PIB_SINK,
                           RISCV_TRACE_COMPONENT_SIZE);
@@ -328,13 +343,18 @@ static void pib_unrealize(DeviceState *dev)
     g_free(s->fifo);
 }
 
+/* Checked before the FIFO's bytes are loaded into it. */
+static bool pib_fifo_len_valid(void *opaque, int version_id)
+{
+    RISCVTracePibSink *s = opaque;
+
+    return s->fifo_len <= s->fifo_size;
+}
+
 static int pib_post_load(void *opaque, int version_id)
 {
     RISCVTracePibSink *s = opaque;
 
-    if (s->fifo_len > s->fifo_size) {
-        return -EINVAL;
-    }
     pib_kick(s);
     return 0;
 }
@@ -347,6 +367,7 @@ static const VMStateDescription vmstate_pib = {
     .fields = (const VMStateField[]) {
         VMSTATE_UINT32(control, RISCVTracePibSink),
         VMSTATE_UINT32(fifo_len, RISCVTracePibSink),
+        VMSTATE_VALIDATE("fifo_len <= fifo-size", pib_fifo_len_valid),
         VMSTATE_VBUFFER_UINT32(fifo, RISCVTracePibSink, 1, NULL, fifo_len),
         VMSTATE_UINT32(since_sync, RISCVTracePibSink),
         VMSTATE_BOOL(need_sync, RISCVTracePibSink),
@@ -373,6 +394,7 @@ static void pib_class_init(ObjectClass *klass, const void *data)
     device_class_set_props(dc, pib_properties);
     rc->phases.hold = pib_reset_hold;
     sc->push = pib_push;
+    sc->wait_room = pib_wait_room;
 }
 
 static const TypeInfo pib_types[] = {

@@ -91,6 +91,8 @@ struct RISCVTraceRamSink {
     uint8_t word_len;
     uint32_t since_sync;
     bool need_sync;
+    /* Senders waiting for room (riscv_trace_sink_wait_room()). */
+    NotifierList room_waiters;
 };
 
 static bool ram_enabled(RISCVTraceRamSink *s)
@@ -121,19 +123,52 @@ static uint32_t ram_sync_interval(RISCVTraceRamSink *s)
     return freq ? 1u << (freq + 9) : 0;
 }
 
-/* Whether the buffer is a usable range. */
-static bool ram_buffer_valid(RISCVTraceRamSink *s)
+/*
+ * Whether the buffer is a usable range, with trRamWP in it: a trRamWP
+ * outside trRamStart..trRamLimit is taken as trRamStart.
+ */
+static bool ram_buffer_ready(RISCVTraceRamSink *s)
 {
-    return s->limit >= s->start;
+    if (s->limit < s->start) {
+        return false;
+    }
+    if (s->wp < s->start || s->wp > s->limit) {
+        s->wp = s->start;
+    }
+    return true;
+}
+
+/* The @len bytes of SRAM at @addr, or NULL if they are not all in it. */
+static uint8_t *ram_sram_at(RISCVTraceRamSink *s, uint64_t addr,
+                            uint64_t len)
+{
+    if (!s->sram || addr >= s->sram_size || len > s->sram_size - addr) {
+        return NULL;
+    }
+    return s->sram + addr;
+}
+
+/* Bytes from @addr to the end of the buffer; 0 for all 2^64 of them. */
+static uint64_t ram_room_from(RISCVTraceRamSink *s, uint64_t addr)
+{
+    return s->limit - addr + 4;
 }
 
 static void ram_store(RISCVTraceRamSink *s, uint64_t addr, const uint8_t *buf,
                       uint64_t len)
 {
     MemTxResult res;
+    uint8_t *p;
 
     if (!ram_smem(s)) {
-        memcpy(s->sram + addr, buf, len);
+        p = ram_sram_at(s, addr, len);
+        if (!p) {
+            qemu_log_mask(LOG_GUEST_ERROR, "riscv-trace-ram-sink: write of %"
+                          PRIu64 " bytes at 0x%" PRIx64 " beyond the SRAM\n",
+                          len, addr);
+            return;
+        }
+        memcpy(p, buf, len);
         return;
     }
     res = dma_memory_write(&s->dma_as, addr, buf, len,
@@ -149,14 +184,14 @@ static void ram_write_words(RISCVTraceRamSink *s, const uint8_t *buf,
                             uint64_t len)
 {
     while (len) {
-        uint64_t room = s->limit + 4 - s->wp;
-        uint64_t n = MIN(room, len);
+        uint64_t room = ram_room_from(s, s->wp);
+        uint64_t n = room ? MIN(room, len) : len;
 
         ram_store(s, s->wp, buf, n);
         buf += n;
         len -= n;
         s->wp += n;
-        if (s->wp > s->limit) {
+        if (n == room) {
             s->wp = s->start;
             s->wrap = true;
             trace_riscv_trace_ram_wrap(s->start);
@@ -189,9 +224,17 @@ static void ram_put(RISCVTraceRamSink *s, const uint8_t *buf, size_t len)
     s->word_len = len - n;
 }
 
-/* Pad the waiting word with null.idle bytes and write it. */
+/*
+ * Pad the waiting word with null.idle bytes and write it, where a packet
+ * would go: dropped while trRamLimit is below trRamStart.
+ */
 static void ram_flush(RISCVTraceRamSink *s)
 {
+    if (s->word_len && !ram_buffer_ready(s)) {
+        qemu_log_mask(LOG_GUEST_ERROR, "riscv-trace-ram-sink: trRamLimit "
+                      "below trRamStart: %u bytes dropped\n", s->word_len);
+        s->word_len = 0;
+    }
     if (s->word_len) {
         memset(s->word + s->word_len, ETRACE_ENCAP_NULL_IDLE,
                4 - s->word_len);
@@ -203,10 +246,12 @@ static void ram_flush(RISCVTraceRamSink *s)
 /* Room left before the buffer fills: from WP to the end, in bytes. */
 static uint64_t ram_room(RISCVTraceRamSink *s)
 {
+    uint64_t room = ram_room_from(s, s->wp);
+
     if (s->wrap) {
         return 0;
     }
-    return s->limit + 4 - s->wp - s->word_len;
+    return room ? room - s->word_len : UINT64_MAX;
 }
 
 static void ram_stop_on_wrap(RISCVTraceRamSink *s)
@@ -216,7 +261,9 @@ static void ram_stop_on_wrap(RISCVTraceRamSink *s)
     /* Fill the rest of the buffer with null.idle bytes, then stop. */
     ram_flush(s);
     while (!s->wrap) {
-        ram_write_words(s, pad, MIN(s->limit + 4 - s->wp, sizeof(pad)));
+        uint64_t room = ram_room_from(s, s->wp);
+
+        ram_write_words(s, pad, room ? MIN(room, sizeof(pad)) : sizeof(pad));
     }
     s->control = FIELD_DP32(s->control, RAM_CONTROL, ENABLE, 0);
     trace_riscv_trace_ram_stop_on_wrap(s->start);
@@ -231,12 +278,8 @@ static bool ram_push(Object *obj, unsigned input, const uint8_t *buf,
     bool with_sync;
     size_t need;
 
-    if (!ram_enabled(s) || !ram_buffer_valid(s)) {
+    if (!ram_enabled(s) || !ram_buffer_ready(s)) {
         return false;
-    }
-    if (s->wp < s->start || s->wp > s->limit) {
-        /* WP written outside the buffer: start at its beginning. */
-        s->wp = s->start;
     }
     with_sync = interval && (s->need_sync || s->since_sync >= interval);
     need = len + (with_sync ? RAM_SYNC_LEN : 0);
@@ -264,6 +307,13 @@ static bool ram_push(Object *obj, unsigned input, const uint8_t *buf,
     return true;
 }
 
+static void ram_wait_room(Object *obj, Notifier *n)
+{
+    RISCVTraceRamSink *s = RISCV_TRACE_RAM_SINK(obj);
+
+    notifier_list_add(&s->room_waiters, n);
+}
+
 static void ram_reset_state(RISCVTraceRamSink *s)
 {
     s->word_len = 0;
@@ -273,14 +323,20 @@ static void ram_reset_state(RISCVTraceRamSink *s)
 
 static uint64_t ram_sram_read(RISCVTraceRamSink *s)
 {
+    const uint8_t *p;
     uint32_t val;
 
-    if (!s->sram_size || ram_smem(s)) {
+    if (!FIELD_EX32(s->control, RAM_CONTROL, ACTIVE) || ram_smem(s)) {
         qemu_log_mask(LOG_GUEST_ERROR, "riscv-trace-ram-sink: trRamData "
                       "read without SRAM mode\n");
         return 0;
     }
-    val = ldl_le_p(s->sram + s->rp);
+    /* Legal while active; held in reset, RP keeps what it had. */
+    p = ram_sram_at(s, s->rp, 4);
+    if (!p) {
+        return 0;
+    }
+    val = ldl_le_p(p);
     s->rp = s->rp >= s->limit ? s->start : s->rp + 4;
     return val;
 }
@@ -429,8 +485,10 @@ static void ram_write(void *opaque, hwaddr addr, uint64_t val64,
     case A_RAM_DATA:
         qemu_log_mask(LOG_GUEST_ERROR, "riscv-trace-ram-sink: trRamData is "
                       "read-only\n");
-        break;
+        return;
     }
+    /* Enabled, wrap flag cleared, a buffer moved: there may be room. */
+    riscv_trace_room_notify(&s->room_waiters);
 }
 
 static const MemoryRegionOps ram_ops = {
@@ -455,6 +513,7 @@ static void ram_reset_hold(Object *obj, ResetType type)
     s->rp = 0;
     /* SRAM only: the buffer is all of the SRAM. */
     s->limit = s->has_smem ? 0 : s->sram_size - 4;
+    riscv_trace_room_notify(&s->room_waiters);
 }
 
 static void ram_realize(DeviceState *dev, Error **errp)
@@ -480,6 +539,7 @@ static void ram_realize(DeviceState *dev, Error **errp)
     if (s->sram_size) {
         s->sram = g_malloc0(s->sram_size);
     }
+    notifier_list_init(&s->room_waiters);
     address_space_init(&s->dma_as,
                        s->dma_mr ? s->dma_mr : get_system_memory(),
                        "riscv-trace-ram-sink");
@@ -522,8 +582,13 @@ static int ram_post_load(void *opaque, int version_id)
     if (s->word_len >= 4) {
         return -EINVAL;
     }
-    if (!ram_smem(s) && (!s->sram_size || s->limit >= s->sram_size ||
-                         s->rp >= s->sram_size || s->wp >= s->sram_size)) {
+    if (!FIELD_EX32(s->control, RAM_CONTROL, ACTIVE)) {
+        /* Held in reset: the registers are not used until released. */
+        return 0;
+    }
+    if (ram_smem(s) ? !s->has_smem :
+        !s->sram_size || s->limit >= s->sram_size ||
+        s->rp >= s->sram_size || s->wp >= s->sram_size) {
         return -EINVAL;
     }
     return 0;
@@ -574,6 +639,7 @@ static void ram_class_init(ObjectClass *klass, const void *data)
     device_class_set_props(dc, ram_properties);
     rc->phases.hold = ram_reset_hold;
     sc->push = ram_push;
+    sc->wait_room = ram_wait_room;
 }
 
 static const TypeInfo ram_types[] = {

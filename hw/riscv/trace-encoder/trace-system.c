@@ -14,7 +14,7 @@
 #include "hw/boards.h"
 #include "hw/sysbus.h"
 #include "hw/qdev-properties.h"
-#include "hw/qdev-properties-system.h"
+#include "chardev/char.h"
 #include "system/device_tree.h"
 #include "target/riscv/cpu.h"
 #include "hw/riscv/trace-component.h"
@@ -132,7 +132,7 @@ static bool encoder_create(const RISCVTraceSystem *ts, unsigned i,
     return true;
 }
 
-void riscv_trace_system_create(const RISCVTraceSystem *ts, Error **errp)
+bool riscv_trace_system_create(const RISCVTraceSystem *ts, Error **errp)
 {
     unsigned harts = ts->harts;
     g_auto(TraceTopology) t = { 0 };
@@ -146,30 +146,34 @@ void riscv_trace_system_create(const RISCVTraceSystem *ts, Error **errp)
                                                i * ts->ram_stride, errp);
 
             if (!ram || !encoder_create(ts, i, OBJECT(ram), 0, errp)) {
-                return;
+                return false;
             }
         }
-        return;
+        return true;
     }
 
     if (!riscv_trace_system_check(harts, ts->funnel_slots, errp)) {
-        return;
+        return false;
     }
     topology_init(&t, harts);
 
     if (ts->sinks == RISCV_TRACE_SINKS_FUNNEL_RAM) {
         last = ram_sink_create(ts->ram_base, errp);
         if (!last) {
-            return;
+            return false;
         }
     } else {
         last = qdev_new(TYPE_RISCV_TRACE_PIB_SINK);
-        if (ts->chr) {
-            qdev_prop_set_chr(last, "chardev", ts->chr);
+        /* Fails if the chardev has a frontend already (-serial on it). */
+        if (ts->chr &&
+            !object_property_set_str(OBJECT(last), "chardev", ts->chr->label,
+                                     errp)) {
+            object_unref(OBJECT(last));
+            return false;
         }
         qdev_prop_set_bit(last, "start", ts->start);
         if (!sysbus_realize_and_unref(SYS_BUS_DEVICE(last), errp)) {
-            return;
+            return false;
         }
         sysbus_mmio_map(SYS_BUS_DEVICE(last), 0, ts->pib_base);
     }
@@ -186,7 +190,7 @@ void riscv_trace_system_create(const RISCVTraceSystem *ts, Error **errp)
         qdev_prop_set_uint32(f, "num-inputs", t.inputs[i]);
         qdev_prop_set_bit(f, "start", ts->start);
         if (!sysbus_realize_and_unref(SYS_BUS_DEVICE(f), errp)) {
-            return;
+            return false;
         }
         sysbus_mmio_map(SYS_BUS_DEVICE(f), 0,
                         ts->funnel_base + i * RISCV_TRACE_COMPONENT_SIZE);
@@ -196,9 +200,10 @@ void riscv_trace_system_create(const RISCVTraceSystem *ts, Error **errp)
     for (i = 0; i < harts; i++) {
         if (!encoder_create(ts, i, funnels[i / RISCV_TRACE_FUNNEL_PORTS],
                             i % RISCV_TRACE_FUNNEL_PORTS, errp)) {
-            return;
+            return false;
         }
     }
+    return true;
 }
 
 static char *component_path(hwaddr base)

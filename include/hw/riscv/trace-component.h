@@ -12,6 +12,7 @@
 #define HW_RISCV_TRACE_COMPONENT_H
 
 #include "qom/object.h"
+#include "qemu/notify.h"
 #include "exec/hwaddr.h"
 
 #define RISCV_TRACE_COMPONENT_SIZE  0x1000
@@ -59,12 +60,16 @@ DECLARE_CLASS_CHECKERS(RISCVTraceSinkClass, RISCV_TRACE_SINK,
  *        when @single (a sender offers refused packets again one at a
  *        time); returns false, taking none of them, when they cannot be
  *        accepted now (disabled, or no room)
+ * @wait_room: call @n once, the next time the sink's state changes in a
+ *        way that may let it accept packets again (bytes written out,
+ *        a register written, a reset)
  */
 struct RISCVTraceSinkClass {
     InterfaceClass parent_class;
 
     bool (*push)(Object *sink, unsigned input, const uint8_t *buf,
                  size_t len, bool single);
+    void (*wait_room)(Object *sink, Notifier *n);
 };
 
 /**
@@ -76,9 +81,30 @@ struct RISCVTraceSinkClass {
  * @single: @buf is one packet
  *
  * Called with the BQL held.  Returns whether the packets were taken.
+ * While @sink takes them it is in DMA (its MemReentrancyGuard is engaged):
+ * what it writes cannot reach its own registers, and a push that reaches
+ * it again from within (its DMA into a component that then pushes) is
+ * refused.
  */
 bool riscv_trace_sink_push(Object *sink, unsigned input, const uint8_t *buf,
                            size_t len, bool single);
+
+/**
+ * riscv_trace_sink_wait_room: be told when a refused push may succeed
+ * @sink: an object implementing TYPE_RISCV_TRACE_SINK
+ * @n: notified once, with the BQL held; notifier_remove() cancels it
+ *
+ * Called with the BQL held, so that no change between a refused push
+ * and this call goes unnoticed.
+ */
+void riscv_trace_sink_wait_room(Object *sink, Notifier *n);
+
+/**
+ * riscv_trace_room_notify: a sink or funnel may take packets again
+ * @waiters: the notifiers its wait_room added; each is removed, then
+ *           notified
+ */
+void riscv_trace_room_notify(NotifierList *waiters);
 
 /* Where the encoders' packets go. */
 typedef enum RISCVTraceSinks {
@@ -120,8 +146,11 @@ typedef struct RISCVTraceSystem {
 bool riscv_trace_system_check(unsigned harts, unsigned funnel_slots,
                               Error **errp);
 
-/* Create, realize and map the components; the harts exist already. */
-void riscv_trace_system_create(const RISCVTraceSystem *ts, Error **errp);
+/*
+ * Create, realize and map the components; the harts exist already.
+ * Returns false with @errp set when a component cannot be realized.
+ */
+bool riscv_trace_system_create(const RISCVTraceSystem *ts, Error **errp);
 
 /* Their device tree nodes, after the cpu nodes. */
 void riscv_trace_system_fdt(const RISCVTraceSystem *ts, void *fdt);

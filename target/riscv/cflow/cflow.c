@@ -14,6 +14,7 @@
 #include "tcg/insn-start-words.h"
 #include "qemu/host-utils.h"
 #include "exec/icount.h"
+#include "migration/vmstate.h"
 #include "cflow/cflow.h"
 #include "trace.h"
 
@@ -227,6 +228,50 @@ void riscv_cf_insn_trapped(CPURISCVState *env, uintptr_t ra)
     }
 #endif
 }
+
+/*
+ * Migration: the instruction count and the register a block ended
+ * loading, the pipeline's state between two blocks.  The buffer is empty
+ * (every consumer's pre_save syncs) and the rest is derived: consumers
+ * ask for their needs again in their post_load.  This subsection comes
+ * before the consumers' in vmstate_riscv_cpu, so their post_load finds
+ * the count loaded.
+ */
+static bool cf_needed(void *opaque)
+{
+    RISCVCPU *cpu = opaque;
+
+    return cpu->env.cf.insns || cpu->env.cf.const_rd;
+}
+
+static int cf_pre_save(void *opaque)
+{
+    RISCVCPU *cpu = opaque;
+
+    riscv_cf_sync(&cpu->env);
+    return 0;
+}
+
+static bool cf_const_rd_valid(void *opaque, int version_id)
+{
+    RISCVCPU *cpu = opaque;
+
+    return cpu->env.cf.const_rd < 32;
+}
+
+const VMStateDescription vmstate_riscv_cf = {
+    .name = "cpu/cflow",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .needed = cf_needed,
+    .pre_save = cf_pre_save,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT64(env.cf.insns, RISCVCPU),
+        VMSTATE_UINT32(env.cf.const_rd, RISCVCPU),
+        VMSTATE_VALIDATE("const_rd < 32", cf_const_rd_valid),
+        VMSTATE_END_OF_LIST()
+    }
+};
 
 /*
  * The event log: a consumer that turns the hart's whole event stream

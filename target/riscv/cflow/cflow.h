@@ -316,6 +316,9 @@ static inline void riscv_cf_unwind(CPURISCVState *env, uint64_t uw2)
  * block: riscv_cf_unwind() for the instruction at @ra.
  */
 void riscv_cf_insn_trapped(CPURISCVState *env, uintptr_t ra);
+
+/* The pipeline's migration state, a subsection of the CPU's. */
+extern const VMStateDescription vmstate_riscv_cf;
 #endif
 
 #endif

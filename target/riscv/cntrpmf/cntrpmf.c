@@ -14,6 +14,7 @@
 #include "pmu.h"
 #include "cflow/cflow.h"
 #include "cntrpmf/cntrpmf.h"
+#include "trace.h"
 
 /* mcountinhibit bit of mcycle and minstret */
 static const target_ulong cntrpmf_inhibit_bit[RISCV_CNTRPMF_NR_SOURCES] = {
@@ -133,6 +134,7 @@ static void cntrpmf_set_counter(CPURISCVState *env, RISCVCntrpmfSource src,
 
     s->value[src] = value;
     s->base[src] = riscv_cntrpmf_events(env, src, s->cfg[src]);
+    trace_riscv_cntrpmf_set_counter(env->mhartid, src, value);
 }
 
 void riscv_cntrpmf_update(CPURISCVState *env)
@@ -162,6 +164,7 @@ void riscv_cntrpmf_update(CPURISCVState *env)
         }
     }
     s->instret_modes = modes;
+    trace_riscv_cntrpmf_modes(env->mhartid, modes, s->armable);
     riscv_cf_update_needs(env);
 }
 
@@ -187,6 +190,7 @@ static void cntrpmf_overflows(CPURISCVState *env)
         if (s->wrap[i] <= env->cf.insns) {
             s->wrap[i] = 0;
             s->wrap_mask &= ~BIT(i);
+            trace_riscv_cntrpmf_overflow(env->mhartid, i, env->cf.insns);
             riscv_pmu_ctr_overflow(env, i);
         }
     }
@@ -216,6 +220,7 @@ static void cntrpmf_wrap_points(CPURISCVState *env, bool counting)
         if (left && left < UINT64_MAX - env->cf.insns) {
             s->wrap[i] = env->cf.insns + left;
             s->wrap_mask |= BIT(i);
+            trace_riscv_cntrpmf_wrap_point(env->mhartid, i, s->wrap[i]);
             limit = MIN(limit, s->wrap[i]);
         }
     }
@@ -356,6 +361,7 @@ static void cntrpmf_set_cfg(CPURISCVState *env, RISCVCntrpmfSource src,
     uint64_t value = cntrpmf_counter(env, src);
 
     s->cfg[src] = cfg & cntrpmf_inh_mask(env);
+    trace_riscv_cntrpmf_set_cfg(env->mhartid, src, s->cfg[src]);
     if (!cntrpmf_stopped(env, src)) {
         cntrpmf_set_counter(env, src, value);
     }
@@ -436,10 +442,36 @@ static int cntrpmf_post_load(void *opaque, int version_id)
     return 0;
 }
 
+/* Counted something, or configured: not the state after reset. */
+static bool cntrpmf_needed(void *opaque)
+{
+    RISCVCPU *cpu = opaque;
+    RISCVCntrpmfState *s = &cpu->env.cntrpmf;
+    RISCVCntrpmfSource src;
+    int m;
+
+    for (src = 0; src < RISCV_CNTRPMF_NR_SOURCES; src++) {
+        if (s->cfg[src] || s->value[src] || s->base[src]) {
+            return true;
+        }
+        for (m = 0; m < RISCV_CNTRPMF_NR_MODES; m++) {
+            if (s->events[src][m]) {
+                return true;
+            }
+        }
+    }
+    /* Since the last mode change (the snapshot is taken at reset). */
+    return cntrpmf_source(&cpu->env, RISCV_CNTRPMF_CYCLE) !=
+           s->snap[RISCV_CNTRPMF_CYCLE] ||
+           cntrpmf_source(&cpu->env, RISCV_CNTRPMF_INSTRET) !=
+           s->snap[RISCV_CNTRPMF_INSTRET];
+}
+
 const VMStateDescription vmstate_riscv_cntrpmf = {
     .name = "cpu/cntrpmf",
     .version_id = 1,
     .minimum_version_id = 1,
+    .needed = cntrpmf_needed,
     .pre_save = cntrpmf_pre_save,
     .post_load = cntrpmf_post_load,
     .fields = (const VMStateField[]) {
@@ -452,7 +484,6 @@ const VMStateDescription vmstate_riscv_cntrpmf = {
         VMSTATE_UINT64_2DARRAY(env.cntrpmf.events, RISCVCPU,
                                RISCV_CNTRPMF_NR_SOURCES,
                                RISCV_CNTRPMF_NR_MODES),
-        VMSTATE_UINT64(env.cf.insns, RISCVCPU),
         VMSTATE_END_OF_LIST()
     }
 };
