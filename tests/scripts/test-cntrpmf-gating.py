@@ -9,10 +9,10 @@ S and U, runs U-mode code and an M-mode loop.  Runs it with "-d op" under
   - smcntrpmf=on: a block either starts with the instret addition
     (add_i32 $0x0,$N; extu_i32_i64; ld_i64/add_i64/st_i64 of the count)
     with N equal to the number of instructions in the block and the
-    third insn_start word of instruction i equal to (N - i) << 5 (the
-    instructions from it to the end of the block, taken back when the
-    block stops there) plus bit 4 when the instruction before it in the
-    block is 2 bytes long, or has no counting code at all; both kinds
+    third insn_start word of instruction i (from 0) equal to i << 5 (its
+    index: N - i instructions are taken back when the block stops there)
+    plus bit 4 when the instruction before it in the block is 2 bytes
+    long, or has no counting code at all; both kinds
     occur (M-mode blocks count, U-mode blocks after the filter is set do
     not);
   - smcntrpmf=off: no block of OFF_ELF (any guest that runs without
@@ -70,7 +70,7 @@ def check_block(lines):
         # The pc words are page offsets with CF_PCREL: differ mod 4 KiB.
         prev_rvc = i > 0 and (int(m.group(1), 16) -
                               int(insns[i - 1].group(1), 16)) % 4096 == 2
-        if uw2 >> 5 != n - i or bool(uw2 & 0x10) != prev_rvc:
+        if uw2 >> 5 != i or bool(uw2 & 0x10) != prev_rvc:
             sys.exit(f'instruction {i} has insn_start word {m.group(3)}:\n'
                      + '\n'.join(lines))
     return n

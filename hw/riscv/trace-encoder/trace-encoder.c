@@ -421,12 +421,12 @@ static uint32_t te_needs(CPURISCVState *env, void *opaque)
     if (!qatomic_read(&s->tracing)) {
         return 0;
     }
-    return (etrace_filter_per_insn(&s->filter) ? RISCV_CF_NEED_STEP : 0) |
-           (s->enc.cfg.sijump ? RISCV_CF_NEED_SIJUMP : 0) |
+    return (etrace_filter_per_insn(&s->filter) ? RISCV_CFLOW_NEED_STEP : 0) |
+           (s->enc.cfg.sijump ? RISCV_CFLOW_NEED_SIJUMP : 0) |
            (s->enc.cfg.implicit_return || s->enc.ir_on ?
             BIT(CTRDATA_TYPE_DIRECT_CALL) : 0) |
-           (s->encap.timestamp_bytes ? RISCV_CF_NEED_INSNS : 0) |
-           RISCV_CF_NEED_BLOCKS |
+           (s->encap.timestamp_bytes ? RISCV_CFLOW_NEED_INSNS : 0) |
+           RISCV_CFLOW_NEED_BLOCKS |
            BIT(CTRDATA_TYPE_NONTAKEN_BRANCH) |
            BIT(CTRDATA_TYPE_TAKEN_BRANCH) |
            BIT(CTRDATA_TYPE_INDIRECT_CALL) |
@@ -455,7 +455,7 @@ static void te_drain(CPURISCVState *env, void *opaque,
         riscv_cf_clock_map(env, s->an_time, s->an_insns, &map);
     }
     for (i = 0; i < n; i++) {
-        if (riscv_cf_event_kind(&ev[i]) == RISCV_CF_EV_BLOCK) {
+        if (riscv_cf_event_kind(&ev[i]) == RISCV_CFLOW_EV_BLOCK) {
             /* The event's count is at the end of its block. */
             if (unlikely(timed)) {
                 first_time = riscv_cf_clock_at(&map, ev[i].insns + 1 -
@@ -475,15 +475,15 @@ static void te_drain(CPURISCVState *env, void *opaque,
                 continue;
             }
             etrace_enc_block(&s->enc, ev[i].src & mask,
-                             ev[i].info & RISCV_CF_EV_FIRST_RVC ? 2 : 4,
+                             ev[i].info & RISCV_CFLOW_EV_FIRST_RVC ? 2 : 4,
                              ev[i].dst & mask,
-                             ev[i].info & RISCV_CF_EV_LAST_RVC ? 2 : 4,
+                             ev[i].info & RISCV_CFLOW_EV_LAST_RVC ? 2 : 4,
                              ev[i].count, priv, first_time, last_time);
         } else {
             uint8_t itype = riscv_cf_event_type(&ev[i]);
 
             /* cm.jt and cm.jalt take their target from memory. */
-            if (ev[i].info & RISCV_CF_EV_TABLE_JUMP) {
+            if (ev[i].info & RISCV_CFLOW_EV_TABLE_JUMP) {
                 itype = itype == CTRDATA_TYPE_DIRECT_CALL ?
                         ETRACE_ITYPE_UNINF_CALL : ETRACE_ITYPE_UNINF_JUMP;
             }
@@ -492,18 +492,19 @@ static void te_drain(CPURISCVState *env, void *opaque,
              * inferable itype next to CTR's indirect one (8 -> 9,
              * 10 -> 11, 14 -> 15).
              */
-            if (ev[i].info & RISCV_CF_EV_DIRECT_TARGET) {
+            if (ev[i].info & RISCV_CFLOW_EV_DIRECT_TARGET) {
                 itype |= 1;
             }
             etrace_enc_set_itype(&s->enc, ev[i].src & mask, itype);
-            if (ev[i].info & RISCV_CF_EV_SEQ_INFERABLE) {
+            if (ev[i].info & RISCV_CFLOW_EV_SEQ_INFERABLE) {
                 etrace_enc_set_sijump(&s->enc, ev[i].src & mask);
             }
-            if (ev[i].info & (RISCV_CF_EV_LINK_X1 | RISCV_CF_EV_RETURN_X1)) {
+            if (ev[i].info &
+                (RISCV_CFLOW_EV_LINK_X1 | RISCV_CFLOW_EV_RETURN_X1)) {
                 etrace_enc_set_ir(&s->enc, ev[i].src & mask,
-                                  !(ev[i].info & RISCV_CF_EV_LINK_X1) ?
+                                  !(ev[i].info & RISCV_CFLOW_EV_LINK_X1) ?
                                   ETRACE_ROW_RET :
-                                  ev[i].info & RISCV_CF_EV_LINK_RVC ?
+                                  ev[i].info & RISCV_CFLOW_EV_LINK_RVC ?
                                   ETRACE_ROW_CALL | ETRACE_ROW_RVC :
                                   ETRACE_ROW_CALL);
             }

@@ -14,18 +14,15 @@
  * records per drain), so a buffer much longer than the deepest CTR ring
  * keeps the cost per event low.
  */
-#define RISCV_CF_BUF_EVENTS         4096
-
-/* Consumers one hart can have (CTR, Smcntrpmf, a trace encoder, ...). */
-#define RISCV_CF_MAX_CONSUMERS      4
+#define RISCV_CFLOW_BUF_EVENTS         4096
 
 /**
  * RISCVCFEvent: one event appended by translated code
  * @src: transfer: source pc; block: pc of its first instruction
  * @dst: transfer: target pc; block: pc of its last retired instruction
  * @insns: RISCVCFState.insns once the event's last instruction retired
- *         (meaningful only while some consumer needs RISCV_CF_NEED_INSNS)
- * @info: RISCV_CF_EV_* kind, transfer type and flags (see cflow.h)
+ *         (meaningful only while some consumer needs RISCV_CFLOW_NEED_INSNS)
+ * @info: RISCV_CFLOW_EV_* kind, transfer type and flags (see cflow.h)
  * @count: block: the number of instructions it retired
  *
  * The layout is what the inline stores of cflow-translate.c.inc write.
@@ -52,11 +49,11 @@ typedef struct RISCVCFState {
     uint32_t tb_needs;
     /*
      * Retired instructions, counted by translated code in the modes where
-     * some consumer needs RISCV_CF_NEED_INSNS; exact at every stop.
+     * some consumer needs RISCV_CFLOW_NEED_INSNS; exact at every stop.
      */
     uint64_t insns;
     /*
-     * With RISCV_CF_NEED_INSN_LIMIT: the value of insns at which some
+     * With RISCV_CFLOW_NEED_INSN_LIMIT: the value of insns at which some
      * consumer must act before the next instruction (UINT64_MAX: none).
      */
     uint64_t insn_limit;
@@ -71,11 +68,12 @@ typedef struct RISCVCFState {
     /*
      * rd of the lui, c.lui or auipc that ended the last block, else 0
      * (written by translated code only while some consumer needs
-     * RISCV_CF_NEED_SIJUMP; cleared by every trap).
+     * RISCV_CFLOW_NEED_SIJUMP; cleared by every trap).
      */
     uint32_t const_rd;
+    /* CTR, the counters, a trace encoder, ...: as many as register */
     unsigned nr_consumers;
-    RISCVCFConsumer consumers[RISCV_CF_MAX_CONSUMERS];
+    RISCVCFConsumer *consumers;
 } RISCVCFState;
 
 #endif

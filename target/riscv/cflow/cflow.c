@@ -12,6 +12,10 @@
 #include "cpu.h"
 #include "exec/helper-proto.h"
 #include "tcg/insn-start-words.h"
+#include "exec/translation-block.h"
+#ifdef CONFIG_TCG
+#include "tcg/tcg.h"
+#endif
 #include "qemu/host-utils.h"
 #include "exec/icount.h"
 #include "migration/vmstate.h"
@@ -23,7 +27,8 @@ void riscv_cf_register(CPURISCVState *env, const RISCVCFConsumerOps *ops,
 {
     RISCVCFState *cf = &env->cf;
 
-    g_assert(cf->nr_consumers < RISCV_CF_MAX_CONSUMERS);
+    cf->consumers = g_renew(RISCVCFConsumer, cf->consumers,
+                            cf->nr_consumers + 1);
     cf->consumers[cf->nr_consumers].ops = ops;
     cf->consumers[cf->nr_consumers].opaque = opaque;
     cf->nr_consumers++;
@@ -43,12 +48,12 @@ void riscv_cf_update_needs(CPURISCVState *env)
             needs |= c->ops->needs(env, c->opaque);
         }
     }
-    if (!(needs & RISCV_CF_NEED_INSN_LIMIT)) {
+    if (!(needs & RISCV_CFLOW_NEED_INSN_LIMIT)) {
         cf->insn_step = false;
     } else if (cf->insn_step) {
-        needs |= RISCV_CF_NEED_STEP;
+        needs |= RISCV_CFLOW_NEED_STEP;
     }
-    cf->tb_needs = needs & RISCV_CF_NEED_ALL;
+    cf->tb_needs = needs & RISCV_CFLOW_NEED_ALL;
 }
 
 void riscv_cf_sync(CPURISCVState *env)
@@ -92,7 +97,18 @@ void helper_cf_insn_limit(CPURISCVState *env, uint32_t len)
                   ", block at 0x%" VADDR_PRIx " undone\n",
                   (uint64_t)env->mhartid, (vaddr)env->pc);
     env->cf.insn_step = !at_limit;
-    /* at the limit, the consumer that set it acts in its needs hook */
+    if (at_limit) {
+        RISCVCFState *cf = &env->cf;
+        unsigned i;
+
+        for (i = 0; i < cf->nr_consumers; i++) {
+            const RISCVCFConsumer *c = &cf->consumers[i];
+
+            if (c->ops->insn_limit) {
+                c->ops->insn_limit(env, c->opaque);
+            }
+        }
+    }
     riscv_cf_update_needs(env);
     cpu_loop_exit(cs);
 }
@@ -135,12 +151,22 @@ void riscv_cf_trap_return(CPURISCVState *env, uint64_t retpc,
     }
 }
 
-void riscv_cf_mode_change(CPURISCVState *env)
+void riscv_cf_before_mode_change(CPURISCVState *env)
 {
+    RISCVCFState *cf = &env->cf;
+    unsigned i;
+
     riscv_cf_sync(env);
+    for (i = 0; i < cf->nr_consumers; i++) {
+        const RISCVCFConsumer *c = &cf->consumers[i];
+
+        if (c->ops->before_mode_change) {
+            c->ops->before_mode_change(env, c->opaque);
+        }
+    }
 }
 
-void riscv_cf_mode_changed(CPURISCVState *env)
+void riscv_cf_after_mode_change(CPURISCVState *env)
 {
     RISCVCFState *cf = &env->cf;
     unsigned i;
@@ -148,8 +174,8 @@ void riscv_cf_mode_changed(CPURISCVState *env)
     for (i = 0; i < cf->nr_consumers; i++) {
         const RISCVCFConsumer *c = &cf->consumers[i];
 
-        if (c->ops->mode_changed) {
-            c->ops->mode_changed(env, c->opaque);
+        if (c->ops->after_mode_change) {
+            c->ops->after_mode_change(env, c->opaque);
         }
     }
     riscv_cf_update_needs(env);
@@ -187,7 +213,7 @@ void riscv_cf_reset(CPURISCVState *env)
     env->cf.insns = 0;
 }
 
-void riscv_cf_unwind_block(CPURISCVState *env, uint64_t left, bool prev_rvc)
+static void cf_unwind_block(CPURISCVState *env, uint64_t left, bool prev_rvc)
 {
     RISCVCFState *cf = &env->cf;
     RISCVCFEvent *ev;
@@ -202,7 +228,7 @@ void riscv_cf_unwind_block(CPURISCVState *env, uint64_t left, bool prev_rvc)
         return;
     }
     ev = &env->cf_buf[cf->fill / sizeof(RISCVCFEvent) - 1];
-    if (riscv_cf_event_kind(ev) != RISCV_CF_EV_BLOCK) {
+    if (riscv_cf_event_kind(ev) != RISCV_CFLOW_EV_BLOCK) {
         return;
     }
     if (ev->count <= left) {
@@ -212,19 +238,36 @@ void riscv_cf_unwind_block(CPURISCVState *env, uint64_t left, bool prev_rvc)
     ev->count -= left;
     ev->insns -= left;
     ev->dst = env->pc - (prev_rvc ? 2 : 4);
-    ev->info = (RISCV_CF_EV_BLOCK << RISCV_CF_EV_KIND_SHIFT) |
-               (ev->info & RISCV_CF_EV_FIRST_RVC) |
-               (prev_rvc ? RISCV_CF_EV_LAST_RVC : 0);
+    ev->info = (RISCV_CFLOW_EV_BLOCK << RISCV_CFLOW_EV_KIND_SHIFT) |
+               (ev->info & RISCV_CFLOW_EV_FIRST_RVC) |
+               (prev_rvc ? RISCV_CFLOW_EV_LAST_RVC : 0);
+}
+
+void riscv_cf_unwind(CPURISCVState *env, const TranslationBlock *tb,
+                     uint64_t uw2)
+{
+    uint32_t needs = tb->cs_base >> RISCV_CFLOW_TB_SHIFT;
+    uint64_t left = tb->icount - (uw2 >> RISCV_CFLOW_UW2_INDEX_SHIFT);
+
+    if (needs & RISCV_CFLOW_NEED_INSNS) {
+        env->cf.insns -= left;
+    }
+    if (needs & RISCV_CFLOW_NEED_BLOCKS) {
+        cf_unwind_block(env, left, uw2 & RISCV_CFLOW_UW2_PREV_RVC);
+    }
 }
 
 void riscv_cf_insn_trapped(CPURISCVState *env, uintptr_t ra)
 {
 #ifdef CONFIG_TCG
     uint64_t data[INSN_START_WORDS];
+    TranslationBlock *tb;
 
-    if ((env->cf.tb_needs & (RISCV_CF_NEED_INSNS | RISCV_CF_NEED_BLOCKS)) &&
+    if ((env->cf.tb_needs &
+         (RISCV_CFLOW_NEED_INSNS | RISCV_CFLOW_NEED_BLOCKS)) &&
         cpu_unwind_state_data(env_cpu(env), ra, data)) {
-        riscv_cf_unwind(env, data[2]);
+        tb = tcg_tb_lookup(ra);
+        riscv_cf_unwind(env, tb, data[2]);
     }
 #endif
 }
@@ -283,7 +326,7 @@ const VMStateDescription vmstate_riscv_cf = {
  */
 static uint32_t cf_log_needs(CPURISCVState *env, void *opaque)
 {
-    return RISCV_CF_NEED_BLOCKS | RISCV_CF_NEED_TYPES;
+    return RISCV_CFLOW_NEED_BLOCKS | RISCV_CFLOW_NEED_TYPES;
 }
 
 /*
@@ -297,11 +340,11 @@ static void cf_log_drain(CPURISCVState *env, void *opaque,
     unsigned i;
 
     for (i = 0; i < n; i++) {
-        if (riscv_cf_event_kind(&ev[i]) == RISCV_CF_EV_BLOCK) {
+        if (riscv_cf_event_kind(&ev[i]) == RISCV_CFLOW_EV_BLOCK) {
             trace_riscv_cf_block(env->mhartid, ev[i].src & mask,
                                  ev[i].dst & mask,
-                                 ev[i].info & RISCV_CF_EV_FIRST_RVC ? 2 : 4,
-                                 ev[i].info & RISCV_CF_EV_LAST_RVC ? 2 : 4,
+                                 ev[i].info & RISCV_CFLOW_EV_FIRST_RVC ? 2 : 4,
+                                 ev[i].info & RISCV_CFLOW_EV_LAST_RVC ? 2 : 4,
                                  ev[i].count);
         } else {
             trace_riscv_cf_transfer(env->mhartid, riscv_cf_event_type(&ev[i]),
@@ -325,7 +368,7 @@ static void cf_log_trap_return(CPURISCVState *env, void *opaque,
                                ret->target_virt);
 }
 
-static void cf_log_mode_changed(CPURISCVState *env, void *opaque)
+static void cf_log_after_mode_change(CPURISCVState *env, void *opaque)
 {
     trace_riscv_cf_mode(env->mhartid, env->priv, env->virt_enabled);
 }
@@ -335,7 +378,7 @@ static const RISCVCFConsumerOps cf_log_consumer = {
     .drain = cf_log_drain,
     .trap = cf_log_trap,
     .trap_return = cf_log_trap_return,
-    .mode_changed = cf_log_mode_changed,
+    .after_mode_change = cf_log_after_mode_change,
 };
 
 void riscv_cf_realize(RISCVCPU *cpu)

@@ -11,11 +11,12 @@
  *   instructions in RISCVCFState.insns;
  * - the trap and xRET paths deliver traps and trap returns in C, after
  *   draining the buffer, so that consumers see one ordered stream;
- * - a privilege mode change drains the buffer before the change and
- *   tells the consumers after it.
+ * - a privilege mode change drains the buffer and tells the consumers
+ *   before the change (riscv_cf_before_mode_change()) and after it
+ *   (riscv_cf_after_mode_change()).
  *
  * Consumers register once per hart and say, for the current mode, what
- * they need (RISCV_CF_NEED_*).  The union of those needs is part of the
+ * they need (RISCV_CFLOW_NEED_*).  The union of those needs is part of the
  * TB's cs_base, so that a block contains exactly the code its consumers
  * need in the mode it runs in, and none at all when nothing consumes.
  * Whatever a need depends on either changes the mode or is written by an
@@ -34,37 +35,37 @@
 #include "qemu/host-utils.h"
 
 /* Needs: bit N asks for transfers of ctrdata.TYPE N (CTRType). */
-#define RISCV_CF_NEED_TYPES         MAKE_64BIT_MASK(0, 16)
+#define RISCV_CFLOW_NEED_TYPES         MAKE_64BIT_MASK(0, 16)
 /* Count retired instructions in RISCVCFState.insns. */
-#define RISCV_CF_NEED_INSNS         BIT(16)
+#define RISCV_CFLOW_NEED_INSNS         BIT(16)
 /* Append an event for every block of instructions executed. */
-#define RISCV_CF_NEED_BLOCKS        BIT(17)
+#define RISCV_CFLOW_NEED_BLOCKS        BIT(17)
 /*
  * Every block holds one instruction: a consumer that looks at each
  * instruction on its own (a trace filter comparing addresses).
  */
-#define RISCV_CF_NEED_STEP          BIT(18)
+#define RISCV_CFLOW_NEED_STEP          BIT(18)
 /* Transfers say when they are sequentially inferable (below). */
-#define RISCV_CF_NEED_SIJUMP        BIT(19)
+#define RISCV_CFLOW_NEED_SIJUMP        BIT(19)
 /*
- * With RISCV_CF_NEED_INSNS: stop at RISCVCFState.insn_limit.  A block
+ * With RISCV_CFLOW_NEED_INSNS: stop at RISCVCFState.insn_limit.  A block
  * that would count past it calls helper_cf_insn_limit(), which runs the
- * instructions up to the limit one per block (RISCV_CF_NEED_STEP while
+ * instructions up to the limit one per block (RISCV_CFLOW_NEED_STEP while
  * RISCVCFState.insn_step) and, once the count is at the limit, asks the
  * consumers for their needs again before the next instruction: the
  * consumer that set the limit acts there (a counter overflows exactly
  * there) and sets the next one.
  */
-#define RISCV_CF_NEED_INSN_LIMIT    BIT(20)
-#define RISCV_CF_NEED_ALL           (RISCV_CF_NEED_TYPES | \
-                                     RISCV_CF_NEED_INSNS | \
-                                     RISCV_CF_NEED_BLOCKS | \
-                                     RISCV_CF_NEED_STEP | \
-                                     RISCV_CF_NEED_SIJUMP | \
-                                     RISCV_CF_NEED_INSN_LIMIT)
+#define RISCV_CFLOW_NEED_INSN_LIMIT    BIT(20)
+#define RISCV_CFLOW_NEED_ALL           (RISCV_CFLOW_NEED_TYPES | \
+                                     RISCV_CFLOW_NEED_INSNS | \
+                                     RISCV_CFLOW_NEED_BLOCKS | \
+                                     RISCV_CFLOW_NEED_STEP | \
+                                     RISCV_CFLOW_NEED_SIJUMP | \
+                                     RISCV_CFLOW_NEED_INSN_LIMIT)
 
 /* TranslationBlock.cs_base holds the needs above this bit. */
-#define RISCV_CF_TB_SHIFT           32
+#define RISCV_CFLOW_TB_SHIFT           32
 
 /*
  * RISCVCFEvent.info: the kind in bits 15:8, the transfer type in 7:0
@@ -78,69 +79,70 @@
  * previous one ended, at the target of its transfer, or at the pc a trap
  * or trap return delivered in between set.
  */
-#define RISCV_CF_EV_KIND_SHIFT      8
-#define RISCV_CF_EV_KIND_MASK       0xff00
-#define RISCV_CF_EV_TYPE_MASK       0xff
-#define RISCV_CF_EV_TRANSFER        1
-#define RISCV_CF_EV_BLOCK           2
+#define RISCV_CFLOW_EV_KIND_SHIFT      8
+#define RISCV_CFLOW_EV_KIND_MASK       0xff00
+#define RISCV_CFLOW_EV_TYPE_MASK       0xff
+#define RISCV_CFLOW_EV_TRANSFER        1
+#define RISCV_CFLOW_EV_BLOCK           2
 /* Block: its last retired instruction is 2 bytes long (else 4). */
-#define RISCV_CF_EV_LAST_RVC        BIT(16)
+#define RISCV_CFLOW_EV_LAST_RVC        BIT(16)
 /* Block: its first instruction is 2 bytes long (else 4). */
-#define RISCV_CF_EV_FIRST_RVC       BIT(17)
+#define RISCV_CFLOW_EV_FIRST_RVC       BIT(17)
 /*
  * Transfer: a table jump (cm.jt, cm.jalt, ctrdata.TYPE direct jump or
  * call).  Its target comes from memory, not from the instruction, so it
  * is appended whenever some consumer needs block events, whatever the
  * types needed.
  */
-#define RISCV_CF_EV_TABLE_JUMP      BIT(18)
+#define RISCV_CFLOW_EV_TABLE_JUMP      BIT(18)
 /*
  * Transfer: a jalr with rs1 = x0 (ctrdata.TYPE an indirect jump or call),
  * whose target is the constant in its encoding: an inferable jump for a
  * trace encoder (E-Trace, "Jump classification and target inference").
  */
-#define RISCV_CF_EV_DIRECT_TARGET   BIT(19)
+#define RISCV_CFLOW_EV_DIRECT_TARGET   BIT(19)
 /*
  * Transfer: a jalr whose rs1 the instruction retired just before it (a
  * lui, c.lui or auipc) loaded: its target is sequentially inferable
  * (E-Trace, "Jump classification and target inference").  Only while
- * some consumer needs RISCV_CF_NEED_SIJUMP.
+ * some consumer needs RISCV_CFLOW_NEED_SIJUMP.
  */
-#define RISCV_CF_EV_SEQ_INFERABLE   BIT(20)
+#define RISCV_CFLOW_EV_SEQ_INFERABLE   BIT(20)
 /*
  * Transfer: a jal or jalr that writes its link to x1 (c.jal and c.jalr
  * too), a call to an E-Trace decoder's return stack (decoder.adoc,
  * is_call; x5 links do not count there).
  */
-#define RISCV_CF_EV_LINK_X1         BIT(21)
-/* Transfer with RISCV_CF_EV_LINK_X1: c.jal or c.jalr, 2 bytes long. */
-#define RISCV_CF_EV_LINK_RVC        BIT(23)
+#define RISCV_CFLOW_EV_LINK_X1         BIT(21)
+/* Transfer with RISCV_CFLOW_EV_LINK_X1: c.jal or c.jalr, 2 bytes long. */
+#define RISCV_CFLOW_EV_LINK_RVC        BIT(23)
 /*
  * Transfer: jalr x0, imm(x1) or c.jr x1, a return to an E-Trace
  * decoder's return stack (decoder.adoc, is_implicit_return).
  */
-#define RISCV_CF_EV_RETURN_X1       BIT(22)
+#define RISCV_CFLOW_EV_RETURN_X1       BIT(22)
 
 static inline CTRType riscv_cf_event_type(const RISCVCFEvent *ev)
 {
-    return ev->info & RISCV_CF_EV_TYPE_MASK;
+    return ev->info & RISCV_CFLOW_EV_TYPE_MASK;
 }
 
 static inline unsigned riscv_cf_event_kind(const RISCVCFEvent *ev)
 {
-    return (ev->info & RISCV_CF_EV_KIND_MASK) >> RISCV_CF_EV_KIND_SHIFT;
+    return (ev->info & RISCV_CFLOW_EV_KIND_MASK) >> RISCV_CFLOW_EV_KIND_SHIFT;
 }
 
 /*
  * The third insn_start word carries, above the unwind flags (RISCV_UW2_*),
- * whether the instruction before this one in its block is 2 bytes long,
- * and the number of instructions from this one to the end of its block
- * when the block counts retired instructions or appends a block event (0
- * otherwise).
+ * when the block counts retired instructions or appends a block event,
+ * whether the instruction before this one in its block is 2 bytes long
+ * and the index of this one in its block (from 0): both are known when
+ * the word is emitted; the instructions left to the end of the block are
+ * then the block's icount minus the index.
  */
-#define RISCV_CF_UW2_FLAGS          MAKE_64BIT_MASK(0, 4)
-#define RISCV_CF_UW2_PREV_RVC       BIT(4)
-#define RISCV_CF_UW2_LEFT_SHIFT     5
+#define RISCV_CFLOW_UW2_FLAGS          MAKE_64BIT_MASK(0, 4)
+#define RISCV_CFLOW_UW2_PREV_RVC       BIT(4)
+#define RISCV_CFLOW_UW2_INDEX_SHIFT    5
 
 /* A trap as the consumers see it; the source mode is the CPU's. */
 typedef struct RISCVCFTrap {
@@ -168,23 +170,33 @@ typedef struct RISCVCFTrapReturn {
 
 /**
  * RISCVCFConsumerOps: what a consumer provides; any hook may be NULL
- * @needs: RISCV_CF_NEED_* it needs in the current mode; also called when
- *         the instruction count reaches RISCVCFState.insn_limit
+ * @needs: RISCV_CFLOW_NEED_* it needs in the current mode, and with
+ *         RISCV_CFLOW_NEED_INSN_LIMIT the limit; a query without other side
+ *         effects, called whenever any consumer's needs may have changed
+ * @insn_limit: the instruction count has reached RISCVCFState.insn_limit;
+ *              the consumer acts before the next instruction (a counter
+ *              overflows there); the needs are asked for again after it
  * @drain: events appended since the last sync point, oldest first; also
  *         called with @n = 0 at every sync point
  * @trap: a trap is taken: xcause, xepc and the pc are written, the CPU
  *        is still in the source mode
  * @trap_return: an xRET is about to change the mode
- * @mode_changed: the privilege mode or V has changed (CPU in the new mode)
+ * @before_mode_change: the privilege mode or V is about to change (CPU
+ *                      still in the old mode, events drained)
+ * @after_mode_change: the privilege mode or V has changed, or was set to
+ *                     what it was (CPU in the new mode); the needs are
+ *                     asked for again after it
  */
 struct RISCVCFConsumerOps {
     uint32_t (*needs)(CPURISCVState *env, void *opaque);
+    void (*insn_limit)(CPURISCVState *env, void *opaque);
     void (*drain)(CPURISCVState *env, void *opaque, const RISCVCFEvent *ev,
                   unsigned n);
     void (*trap)(CPURISCVState *env, void *opaque, const RISCVCFTrap *trap);
     void (*trap_return)(CPURISCVState *env, void *opaque,
                         const RISCVCFTrapReturn *ret);
-    void (*mode_changed)(CPURISCVState *env, void *opaque);
+    void (*before_mode_change)(CPURISCVState *env, void *opaque);
+    void (*after_mode_change)(CPURISCVState *env, void *opaque);
 };
 
 #ifndef CONFIG_USER_ONLY
@@ -228,8 +240,10 @@ void riscv_cf_sync(CPURISCVState *env);
 void riscv_cf_trap(CPURISCVState *env, const RISCVCFTrap *trap);
 void riscv_cf_trap_return(CPURISCVState *env, uint64_t retpc,
                           target_ulong target_priv, bool target_virt);
-void riscv_cf_mode_change(CPURISCVState *env);
-void riscv_cf_mode_changed(CPURISCVState *env);
+/* riscv_cpu_set_mode(): the mode is about to change (env->priv is old) */
+void riscv_cf_before_mode_change(CPURISCVState *env);
+/* riscv_cpu_set_mode(): env->priv and env->virt_enabled are set */
+void riscv_cf_after_mode_change(CPURISCVState *env);
 
 /* Drop buffered events and the instruction count; called on CPU reset. */
 void riscv_cf_reset(CPURISCVState *env);
@@ -244,7 +258,7 @@ uint64_t riscv_cf_cycle_clock(void);
 
 /**
  * RISCVCFClockMap: how a drain maps the instruction count stored with an
- * event (RISCV_CF_NEED_INSNS) to mcycle's clock
+ * event (RISCV_CFLOW_NEED_INSNS) to mcycle's clock
  *
  * From an anchor (clock @time when the count was @insns: a consumer's
  * previous drain), @rate clock ticks per instruction in 32.32 fixed
@@ -288,23 +302,15 @@ static inline uint64_t riscv_cf_clock_at(const RISCVCFClockMap *map,
 /**
  * riscv_cf_unwind: a translation block stops at an instruction
  * @env: CPU state
+ * @tb: the block
  * @uw2: the third insn_start word of that instruction
  *
  * Takes back the instructions of the block from that instruction on:
  * they were counted when the block started but do not retire.  env->pc
  * is the pc of that instruction.
  */
-void riscv_cf_unwind_block(CPURISCVState *env, uint64_t left, bool prev_rvc);
-
-static inline void riscv_cf_unwind(CPURISCVState *env, uint64_t uw2)
-{
-    uint64_t left = uw2 >> RISCV_CF_UW2_LEFT_SHIFT;
-
-    env->cf.insns -= left;
-    if (left && (env->cf.tb_needs & RISCV_CF_NEED_BLOCKS)) {
-        riscv_cf_unwind_block(env, left, uw2 & RISCV_CF_UW2_PREV_RVC);
-    }
-}
+void riscv_cf_unwind(CPURISCVState *env, const TranslationBlock *tb,
+                     uint64_t uw2);
 
 /**
  * riscv_cf_insn_trapped: a helper raises a synchronous exception without

@@ -137,6 +137,34 @@ static void cntrpmf_set_counter(CPURISCVState *env, RISCVCntrpmfSource src,
     trace_riscv_cntrpmf_set_counter(env->mhartid, src, value);
 }
 
+/*
+ * Exact overflow of the programmable counters that count instructions
+ * (Sscofpmf): each such counter wraps when env->cf.insns reaches its
+ * wrap point, which holds while the mode does not change (the counter
+ * counts every instruction of this mode, or none).  The pipeline stops
+ * the count at the nearest wrap point (RISCV_CFLOW_NEED_INSN_LIMIT), and
+ * the overflow is raised before the next instruction runs.
+ */
+
+/* Raise the overflows of the counters that have reached their wrap point. */
+static void cntrpmf_overflows(CPURISCVState *env)
+{
+    RISCVCntrpmfState *s = &env->cntrpmf;
+    uint32_t mask = s->wrap_mask;
+
+    while (mask) {
+        int i = ctz32(mask);
+
+        mask &= mask - 1;
+        if (s->wrap[i] <= env->cf.insns) {
+            s->wrap[i] = 0;
+            s->wrap_mask &= ~BIT(i);
+            trace_riscv_cntrpmf_overflow(env->mhartid, i, env->cf.insns);
+            riscv_pmu_ctr_overflow(env, i);
+        }
+    }
+}
+
 void riscv_cntrpmf_update(CPURISCVState *env)
 {
     RISCVCPU *cpu = env_archcpu(env);
@@ -165,47 +193,35 @@ void riscv_cntrpmf_update(CPURISCVState *env)
     }
     s->instret_modes = modes;
     trace_riscv_cntrpmf_modes(env->mhartid, modes, s->armable);
+    /* An overflow due at the instruction that changed them is raised. */
+    cntrpmf_overflows(env);
     riscv_cf_update_needs(env);
 }
 
 /*
- * Exact overflow of the programmable counters that count instructions
- * (Sscofpmf): each such counter wraps when env->cf.insns reaches its
- * wrap point, which holds while the mode does not change (the counter
- * counts every instruction of this mode, or none).  The pipeline stops
- * the count at the nearest wrap point (RISCV_CF_NEED_INSN_LIMIT), and
- * the overflow is raised before the next instruction runs.
+ * The wrap points of the counters in the current mode, and the nearest.
+ * An overflow already due stays due: it is raised at the instruction
+ * limit (cntrpmf_insn_limit), before a mode change or when the counters
+ * change, never by this query.
  */
-
-/* Raise the overflows of the counters that have reached their wrap point. */
-static void cntrpmf_overflows(CPURISCVState *env)
-{
-    RISCVCntrpmfState *s = &env->cntrpmf;
-    uint32_t mask = s->wrap_mask;
-
-    while (mask) {
-        int i = ctz32(mask);
-
-        mask &= mask - 1;
-        if (s->wrap[i] <= env->cf.insns) {
-            s->wrap[i] = 0;
-            s->wrap_mask &= ~BIT(i);
-            trace_riscv_cntrpmf_overflow(env->mhartid, i, env->cf.insns);
-            riscv_pmu_ctr_overflow(env, i);
-        }
-    }
-}
-
-/* The wrap points of the counters in the current mode, and the nearest. */
 static void cntrpmf_wrap_points(CPURISCVState *env, bool counting)
 {
     RISCVCntrpmfState *s = &env->cntrpmf;
     uint64_t mode_inh = RISCV_CNTRPMF_INH(cntrpmf_cur_mode(env));
     uint64_t limit = UINT64_MAX;
-    uint32_t mask = counting ? s->armable : 0;
+    uint32_t due = 0, mask;
 
     QEMU_BUILD_BUG_ON(ARRAY_SIZE(s->wrap) != RV_MAX_MHPMCOUNTERS);
-    s->wrap_mask = 0;
+    for (mask = s->wrap_mask; mask; mask &= mask - 1) {
+        int i = ctz32(mask);
+
+        if (s->wrap[i] <= env->cf.insns) {
+            due |= BIT(i);
+            limit = MIN(limit, s->wrap[i]);
+        }
+    }
+    s->wrap_mask = due;
+    mask = counting ? s->armable & ~due : 0;
     while (mask) {
         int i = ctz32(mask);
         uint64_t left;
@@ -229,32 +245,66 @@ static void cntrpmf_wrap_points(CPURISCVState *env, bool counting)
 
 /*
  * Pipeline: count instructions in the modes some instret counter counts,
- * stopping where an instructions counter overflows.  Called after every
- * mode change and every change of a counter or its filter, and when the
- * count reaches the limit: the overflows due are raised first.
+ * stopping where an instructions counter overflows.
  */
 static uint32_t cntrpmf_needs(CPURISCVState *env, void *opaque)
 {
     bool counting = env->cntrpmf.instret_modes & BIT(cntrpmf_cur_mode(env));
 
-    cntrpmf_overflows(env);
     cntrpmf_wrap_points(env, counting);
     if (!counting) {
         return 0;
     }
-    return RISCV_CF_NEED_INSNS |
-           (env->cf.insn_limit != UINT64_MAX ? RISCV_CF_NEED_INSN_LIMIT : 0);
+    return RISCV_CFLOW_NEED_INSNS |
+           (env->cf.insn_limit != UINT64_MAX ? RISCV_CFLOW_NEED_INSN_LIMIT : 0);
+}
+
+/* Pipeline: the count is at the nearest wrap point. */
+static void cntrpmf_insn_limit(CPURISCVState *env, void *opaque)
+{
+    cntrpmf_overflows(env);
+}
+
+/* Accumulate the events of the current mode up to now. */
+static void cntrpmf_account(CPURISCVState *env)
+{
+    RISCVCntrpmfState *s = &env->cntrpmf;
+    RISCVCntrpmfMode cur = cntrpmf_cur_mode(env);
+    RISCVCntrpmfSource src;
+
+    for (src = 0; src < RISCV_CNTRPMF_NR_SOURCES; src++) {
+        uint64_t now = cntrpmf_source(env, src);
+
+        s->events[src][cur] += now - s->snap[src];
+        s->snap[src] = now;
+    }
+}
+
+/*
+ * Pipeline: the mode is about to change.  An overflow due at the last
+ * instruction of the mode is raised before the change; the events of
+ * the mode being left are accumulated.
+ */
+static void cntrpmf_before_mode_change(CPURISCVState *env, void *opaque)
+{
+    cntrpmf_overflows(env);
+    cntrpmf_account(env);
 }
 
 static const RISCVCFConsumerOps cntrpmf_consumer = {
     .needs = cntrpmf_needs,
+    .insn_limit = cntrpmf_insn_limit,
+    .before_mode_change = cntrpmf_before_mode_change,
 };
 
+/*
+ * With or without Smcntrpmf: the per-mode accounting serves the mode
+ * filters of the programmable counters too (Sscofpmf); without it the
+ * consumer never needs anything in translated code.
+ */
 void riscv_cntrpmf_realize(RISCVCPU *cpu)
 {
-    if (cpu->cfg.ext_smcntrpmf) {
-        riscv_cf_register(&cpu->env, &cntrpmf_consumer, NULL);
-    }
+    riscv_cf_register(&cpu->env, &cntrpmf_consumer, NULL);
 }
 
 void riscv_cntrpmf_reset(CPURISCVState *env)
@@ -268,20 +318,6 @@ void riscv_cntrpmf_reset(CPURISCVState *env)
         cntrpmf_set_counter(env, src, 0);
     }
     riscv_cntrpmf_update(env);
-}
-
-void riscv_cntrpmf_mode_change(CPURISCVState *env)
-{
-    RISCVCntrpmfState *s = &env->cntrpmf;
-    RISCVCntrpmfMode cur = cntrpmf_cur_mode(env);
-    RISCVCntrpmfSource src;
-
-    for (src = 0; src < RISCV_CNTRPMF_NR_SOURCES; src++) {
-        uint64_t now = cntrpmf_source(env, src);
-
-        s->events[src][cur] += now - s->snap[src];
-        s->snap[src] = now;
-    }
 }
 
 void riscv_cntrpmf_mcountinhibit_changed(CPURISCVState *env,
@@ -420,7 +456,7 @@ static int cntrpmf_pre_save(void *opaque)
     RISCVCPU *cpu = opaque;
 
     /* Account the current mode up to now; the snapshot is host-specific. */
-    riscv_cntrpmf_mode_change(&cpu->env);
+    cntrpmf_account(&cpu->env);
     /* An overflow due before the next instruction is raised now. */
     cntrpmf_overflows(&cpu->env);
     return 0;

@@ -9,7 +9,7 @@
  *
  * With Smcntrpmf, retired instructions are counted by translated code:
  * Smcntrpmf is a consumer of the hart's control-flow event pipeline
- * (cflow/cflow.h) and needs RISCV_CF_NEED_INSNS in the modes of
+ * (cflow/cflow.h) and needs RISCV_CFLOW_NEED_INSNS in the modes of
  * instret_modes, so that env->cf.insns counts every instruction retired
  * in them.  The pipeline keeps that count exact wherever a block stops
  * early: riscv_cf_unwind() when an exception unwinds the block (a
@@ -41,19 +41,11 @@ static inline RISCVCntrpmfMode riscv_cntrpmf_mode(target_ulong priv,
 }
 
 #ifndef CONFIG_USER_ONLY
-/* Connect Smcntrpmf to the hart's event pipeline. */
+/* Connect the counters to the hart's event pipeline. */
 void riscv_cntrpmf_realize(RISCVCPU *cpu);
 
 /* Clear filters and counts; called on CPU reset. */
 void riscv_cntrpmf_reset(CPURISCVState *env);
-
-/**
- * riscv_cntrpmf_mode_change: the privilege mode is about to change
- * @env: CPU state, still in the old mode
- *
- * Accumulates the events of the mode being left.
- */
-void riscv_cntrpmf_mode_change(CPURISCVState *env);
 
 /**
  * riscv_cntrpmf_update: recompute the modes that count instructions

@@ -311,7 +311,7 @@ static uint32_t ctr_needs(CPURISCVState *env, void *opaque)
     uint32_t needs = env->ctr.tb_types;
 
     if (needs && riscv_cpu_cfg(env)->ctr_cycles) {
-        needs |= RISCV_CF_NEED_INSNS;
+        needs |= RISCV_CFLOW_NEED_INSNS;
     }
     return needs;
 }
@@ -351,8 +351,8 @@ static void ctr_record_batch(CPURISCVState *env, const RISCVCFEvent *ev,
     uint64_t start = ctr->cc_start;
     uint64_t count0 = ctr->cc_count;
     bool trace = trace_event_get_state_backends(TRACE_RISCV_CTR_RECORD);
-    bool all = !(env->cf.tb_needs & RISCV_CF_NEED_BLOCKS) &&
-               !(env->cf.tb_needs & RISCV_CF_NEED_TYPES & ~types);
+    bool all = !(env->cf.tb_needs & RISCV_CFLOW_NEED_BLOCKS) &&
+               !(env->cf.tb_needs & RISCV_CFLOW_NEED_TYPES & ~types);
     unsigned i = 0, k = 0, skip = 0;
 
     if (n > depth && !trace) {
@@ -581,7 +581,7 @@ static void ctr_trap_return(CPURISCVState *env, void *opaque,
 }
 
 /* Pipeline: the mode has changed; start or stop recording and counting. */
-static void ctr_mode_changed(CPURISCVState *env, void *opaque)
+static void ctr_after_mode_change(CPURISCVState *env, void *opaque)
 {
     env->ctr.tb_types = ctr_compute_tb_types(env);
     ctr_update_active(env);
@@ -592,7 +592,7 @@ static const RISCVCFConsumerOps ctr_consumer = {
     .drain = ctr_drain,
     .trap = ctr_trap,
     .trap_return = ctr_trap_return,
-    .mode_changed = ctr_mode_changed,
+    .after_mode_change = ctr_after_mode_change,
 };
 
 void riscv_ctr_realize(RISCVCPU *cpu)
