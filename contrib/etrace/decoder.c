@@ -14,15 +14,10 @@
  */
 
 #include "qemu/osdep.h"
-#include "qemu/bitops.h"
 #include "etrace-decode.h"
 
 /* Blocks followed for one packet before the decoder gives up. */
 #define ETD_FOLLOW_MAX  (1u << 24)
-
-#define ETD_ERROR(errp, ...) \
-    g_set_error(errp, g_quark_from_static_string("etrace-decode"), 0, \
-                __VA_ARGS__)
 
 void etd_decoder_init(EtdDecoder *d, EtdImage *img, const EtdSink *sink,
                       const ETraceParams *p, unsigned src)
@@ -33,6 +28,9 @@ void etd_decoder_init(EtdDecoder *d, EtdImage *img, const EtdSink *sink,
     d->params = *p;
     d->src = src;
     d->start_of_trace = true;
+    etd_jtc_init(&d->jtc, p->iaddress_lsb, p->cache_size);
+    etd_bpred_init(&d->bp, p->iaddress_lsb, p->bpred_size);
+    etd_retstack_init(&d->rs, p->return_stack_size);
 }
 
 static inline void report(EtdDecoder *d, uint8_t priv)
@@ -78,26 +76,26 @@ static inline bool unprocessed(const EtdDecoder *d)
  */
 static bool take_branch(EtdDecoder *d, bool *taken, GError **errp)
 {
-    uint8_t *state = &d->bp[extract64(d->pc, d->params.iaddress_lsb,
-                                      d->params.bpred_size)];
+    bool predicted = etd_bpred_lookup(&d->bp, d->pc);
 
     if (d->branches) {
         *taken = !(d->branch_map & 1);
         d->branch_map >>= 1;
         d->branches--;
     } else if (d->pbc) {
-        *taken = *state >> 1;
+        *taken = predicted;
         d->pbc--;
     } else if (d->bp_fail) {
-        *taken = !(*state >> 1);
+        *taken = !predicted;
         d->bp_fail = false;
     } else {
-        ETD_ERROR(errp, "branch at 0x%" PRIx64 " has no outcome left in "
-                  "the branch map", d->pc);
+        g_set_error(errp, ETD_ERROR, ETD_ERR_BRANCHES_MISSING,
+                    "branch at 0x%" PRIx64 " has no outcome left in the "
+                    "branch map", d->pc);
         return false;
     }
     if (d->bp_on) {
-        etrace_bpred_update(state, *taken);
+        etd_bpred_update(&d->bp, d->pc, *taken);
     }
     return true;
 }
@@ -150,58 +148,64 @@ typedef struct EtdStop {
     bool ntr;               /* stop only at an uninferable discontinuity */
 } EtdStop;
 
+/* How following the program goes on after a step. */
+typedef enum EtdStep {
+    ETD_STEP_ON,            /* not there yet: on to the next step */
+    ETD_STEP_DONE,          /* stopped where the packet says, or resumed */
+    ETD_STEP_FAIL,          /* an error */
+} EtdStep;
+
 /*
  * After pc moved to an instruction: does following stop here?  @uninf:
  * the move was an uninferable discontinuity (pc is the reported address).
  */
-static bool stop_here(EtdDecoder *d, const EtdStop *s, bool uninf,
-                      bool xret, GError **errp, bool *error)
+static EtdStep stop_here(EtdDecoder *d, const EtdStop *s, bool uninf,
+                         bool xret, GError **errp)
 {
     const ETraceTeInst *t = s->t;
 
     if (d->branches == 1 && at_branch(d) && d->stop_at_last_branch) {
         /* A full branch map ends at its last branch. */
         d->stop_at_last_branch = false;
-        return true;
+        return ETD_STEP_DONE;
     }
     if (d->stop_at_fail && at_branch(d) && !d->branches && !d->pbc) {
         /* A format 0.0 without an address ends at the failed branch. */
         d->stop_at_fail = false;
-        return true;
+        return ETD_STEP_DONE;
     }
     if (uninf) {
         if (d->ioptions & ETRACE_IOPT_JUMP_TARGET_CACHE) {
-            unsigned i = extract64(d->pc, d->params.iaddress_lsb,
-                                   d->params.cache_size);
-
-            d->jtc[i] = d->pc;
-            d->jtc_valid |= UINT64_C(1) << i;
+            etd_jtc_update(&d->jtc, d->pc);
         }
         if (unprocessed(d)) {
-            ETD_ERROR(errp, "reached 0x%" PRIx64 " after an uninferable "
-                      "jump with %u branch outcomes unused", d->pc,
-                      d->branches);
-            *error = true;
+            g_set_error(errp, ETD_ERROR, ETD_ERR_BRANCHES_UNUSED,
+                        "reached 0x%" PRIx64 " after an uninferable jump "
+                        "with %u branch outcomes unused", d->pc,
+                        d->branches);
+            return ETD_STEP_FAIL;
         }
-        return true;
+        return ETD_STEP_DONE;
     }
     if (d->pc != d->address || s->ntr) {
-        return false;
+        return ETD_STEP_ON;
     }
     if (t->format != ETRACE_FMT_SYNC) {
         if (d->stop_at_last_branch || unprocessed(d)) {
-            return false;
+            return ETD_STEP_ON;
         }
         if (s->notify) {
-            return true;
+            return ETD_STEP_DONE;
         }
-        if (!s->updiscon && (!s->irreport || s->irdepth == d->rdepth)) {
+        if (!s->updiscon &&
+            (!s->irreport || s->irdepth == etd_retstack_depth(&d->rs))) {
             d->inferred_address = true;
-            return true;
+            return ETD_STEP_DONE;
         }
-        return false;
+        return ETD_STEP_ON;
     }
-    return !unprocessed(d) && (t->privilege == d->privilege || xret);
+    return !unprocessed(d) && (t->privilege == d->privilege || xret) ?
+           ETD_STEP_DONE : ETD_STEP_ON;
 }
 
 static bool resume(EtdDecoder *d, const ETraceTeInst *t);
@@ -213,7 +217,7 @@ static void leave_images(EtdDecoder *d, uint64_t from, uint64_t to)
         return;
     }
     d->in_unknown = true;
-    d->jtc_valid = 0;
+    etd_jtc_clear(&d->jtc);
     d->jtc_stale = true;
     d->bp_stale = true;
     d->ir_stale = true;
@@ -226,29 +230,16 @@ static void leave_images(EtdDecoder *d, uint64_t from, uint64_t to)
 }
 
 /*
- * Push the link of a call (decoder.adoc, push_return_stack): when the
- * stack is full, the oldest entry goes.
- */
-static void ir_push(EtdDecoder *d, uint64_t link)
-{
-    unsigned max = 1u << d->params.return_stack_size;
-
-    if (d->rdepth == max) {
-        memmove(d->rstack, d->rstack + 1, (max - 1) * sizeof(d->rstack[0]));
-        d->rdepth--;
-    }
-    d->rstack[d->rdepth++] = link;
-}
-
-/*
  * The return ending @b is implicit (is_implicit_return): the stack is not
  * empty, and the packet does not report a failed return at this depth.
  */
 static inline bool ir_implicit(const EtdDecoder *d, const EtdBlock *b,
                                const EtdStop *s)
 {
-    return b->ir_ret && d->ir_on && d->rdepth &&
-           !(s->irreport && s->irdepth == d->rdepth);
+    unsigned depth = etd_retstack_depth(&d->rs);
+
+    return b->ir_ret && d->ir_on && depth &&
+           !(s->irreport && s->irdepth == depth);
 }
 
 /* The block at @to, an inferable successor linked from @link. */
@@ -261,6 +252,175 @@ static inline EtdBlock *successor(EtdDecoder *d, EtdBlock **link,
     return *link;
 }
 
+/* pc is not the last instruction of its block: the run after it. */
+static EtdStep follow_run(EtdDecoder *d, const EtdStop *s, GError **errp)
+{
+    const ETraceTeInst *t = s->t;
+    EtdBlock *b = d->blk;
+    unsigned from = d->idx + 1;
+    uint64_t first = d->pc + etd_block_insn_size(b, d->idx);
+
+    if (d->address < first || d->address > b->last || s->ntr) {
+        /* The address is not in the run: all of it retires. */
+        report_run(d, b, from, b->count - from);
+        d->idx = b->count - 1;
+        d->pc = b->last;
+        return stop_here(d, s, false, false, errp);
+    }
+    /* Instruction by instruction up to the address. */
+    for (; from < b->count; from++) {
+        EtdStep step;
+        uint8_t priv;
+
+        d->pc += etd_block_insn_size(b, d->idx);
+        d->idx = from;
+        priv = t->format == ETRACE_FMT_SYNC && d->pc == d->address ?
+               t->privilege : d->privilege;
+        report(d, priv);
+        step = stop_here(d, s, false, false, errp);
+        if (step != ETD_STEP_ON) {
+            return step;
+        }
+    }
+    return ETD_STEP_ON;
+}
+
+/* Where the last instruction of a block, at pc, goes. */
+typedef struct EtdExit {
+    uint64_t to;
+    EtdBlock *next;         /* the block at @to */
+    /* an uninferable discontinuity: @to is the address the packet reports */
+    bool uninf;
+    bool xret;              /* ... by an xRET */
+} EtdExit;
+
+static EtdStep exit_branch(EtdDecoder *d, EtdBlock *b, EtdExit *x,
+                           GError **errp)
+{
+    bool taken;
+
+    if (!take_branch(d, &taken, errp)) {
+        return ETD_STEP_FAIL;
+    }
+    if (!taken) {
+        x->to = b->last + b->last_size;
+        x->next = successor(d, &b->next_seq, x->to);
+    } else {
+        x->to = b->target;
+        x->next = successor(d, &b->next_target, x->to);
+    }
+    return ETD_STEP_ON;
+}
+
+/*
+ * An uninferable jump (ETD_END_UNINF) or an xRET: where the constant its
+ * register was loaded with says (a sequentially inferable jump), where
+ * the return stack says (an implicit return), else to the address the
+ * packet reports.
+ */
+static EtdStep exit_uninf(EtdDecoder *d, const EtdStop *s, EtdBlock *b,
+                          EtdExit *x, GError **errp)
+{
+    if (b->end == ETD_END_UNINF && seq_target(d, b, &x->to)) {
+        x->next = etd_image_block(d->img, x->to);
+        return ETD_STEP_ON;
+    }
+    if (b->end == ETD_END_UNINF && ir_implicit(d, b, s)) {
+        if (d->ir_stale) {
+            /* Calls and returns went by in code no image holds. */
+            d->in_unknown = true;
+            if (d->sink->gap) {
+                d->sink->gap(d->sink->opaque, d->src, ETD_GAP_RSTACK);
+            }
+            return resume(d, s->t) ? ETD_STEP_DONE : ETD_STEP_FAIL;
+        }
+        x->to = etd_retstack_pop(&d->rs);
+        x->next = etd_image_block(d->img, x->to);
+        return ETD_STEP_ON;
+    }
+    x->xret = b->end == ETD_END_XRET;
+    if (d->stop_at_last_branch || d->stop_at_fail) {
+        g_set_error(errp, ETD_ERROR, ETD_ERR_JUMP_BEFORE_BRANCHES,
+                    "uninferable jump at 0x%" PRIx64 " before the last "
+                    "branch a packet reports", d->pc);
+        return ETD_STEP_FAIL;
+    }
+    x->to = d->address;
+    x->next = etd_image_block(d->img, x->to);
+    x->uninf = true;
+    return ETD_STEP_ON;
+}
+
+/* pc is the last instruction of its block: where does it go? */
+static EtdStep block_exit(EtdDecoder *d, const EtdStop *s, EtdExit *x,
+                          GError **errp)
+{
+    EtdBlock *b = d->blk;
+
+    switch (b->end) {
+    case ETD_END_BRANCH:
+        return exit_branch(d, b, x, errp);
+    case ETD_END_JUMP:
+        x->to = b->target;
+        x->next = successor(d, &b->next_target, x->to);
+        return ETD_STEP_ON;
+    case ETD_END_SEQ:
+        x->to = b->last + b->last_size;
+        x->next = successor(d, &b->next_seq, x->to);
+        return ETD_STEP_ON;
+    case ETD_END_UNINF:
+    case ETD_END_XRET:
+        return exit_uninf(d, s, b, x, errp);
+    default:
+        g_set_error(errp, ETD_ERROR, ETD_ERR_NO_CODE,
+                    "no code at 0x%" PRIx64, d->pc);
+        return ETD_STEP_FAIL;
+    }
+}
+
+/* The block @b, at its last instruction, is left by @x: where to. */
+static EtdStep enter_next(EtdDecoder *d, const EtdStop *s, EtdBlock *b,
+                          const EtdExit *x, GError **errp)
+{
+    const ETraceTeInst *t = s->t;
+    uint8_t priv;
+
+    if (b->ir_call && d->ir_on) {
+        uint64_t link = b->last + b->last_size;
+
+        etd_retstack_push(&d->rs,
+                          etd_image_rv32(d->img) ? (uint32_t)link : link);
+    }
+    if (!x->next->count && (!x->uninf || d->branches <= 1)) {
+        /*
+         * Into code no image holds (code written at run time), until
+         * a packet reports known code: this one, when a jump or the
+         * end of the code led there (the outcomes left are of
+         * branches in the unknown code), or a later one, when it is
+         * the target of an uninferable jump (one outcome may be left:
+         * the instruction at the address may be a branch).
+         */
+        leave_images(d, d->pc, x->to);
+        return resume(d, t) ? ETD_STEP_DONE : ETD_STEP_FAIL;
+    }
+    if (!x->next->count) {
+        g_set_error(errp, ETD_ERROR, ETD_ERR_OUTSIDE_IMAGES,
+                    "the flow from 0x%" PRIx64 " goes to 0x%" PRIx64
+                    ", which is outside the program images", d->pc, x->to);
+        return ETD_STEP_FAIL;
+    }
+    set_pc(d, x->to, x->next);
+    if (b->end == ETD_END_SEQ) {
+        /* The instruction retired before pc is b's last. */
+        d->seq_rd = b->last_const_rd;
+        d->seq_value = b->last_const;
+    }
+    priv = t->format == ETRACE_FMT_SYNC && (x->uninf || x->to == d->address) ?
+           t->privilege : d->privilege;
+    report(d, priv);
+    return stop_here(d, s, x->uninf, x->xret, errp);
+}
+
 /*
  * Follow the program from pc to the packet's address
  * (follow_execution_path).  Reports every instruction passed, the one
@@ -268,145 +428,29 @@ static inline EtdBlock *successor(EtdDecoder *d, EtdBlock **link,
  */
 static bool follow(EtdDecoder *d, const EtdStop *s, GError **errp)
 {
-    const ETraceTeInst *t = s->t;
     unsigned steps = 0;
-    bool error = false;
+    EtdStep step;
 
-    for (;;) {
-        EtdBlock *b = d->blk;
-        EtdBlock *next;
-        uint64_t to;
-        bool uninf = false, xret = false;
-        uint8_t priv;
-
+    do {
         if (++steps > ETD_FOLLOW_MAX) {
-            ETD_ERROR(errp, "no path from 0x%" PRIx64 " to 0x%" PRIx64
-                      " within %u blocks", d->pc, d->address, steps - 1);
+            g_set_error(errp, ETD_ERROR, ETD_ERR_NO_PATH,
+                        "no path from 0x%" PRIx64 " to 0x%" PRIx64
+                        " within %u blocks", d->pc, d->address, steps - 1);
             return false;
         }
-        if (d->idx + 1 < b->count) {
-            unsigned from = d->idx + 1;
-            uint64_t first = d->pc + etd_block_insn_size(b, d->idx);
+        if (d->idx + 1 < d->blk->count) {
+            step = follow_run(d, s, errp);
+        } else {
+            EtdBlock *b = d->blk;
+            EtdExit x = { 0 };
 
-            if (d->address < first || d->address > b->last || s->ntr) {
-                /* The address is not in the run: all of it retires. */
-                report_run(d, b, from, b->count - from);
-                d->idx = b->count - 1;
-                d->pc = b->last;
-                if (stop_here(d, s, false, false, errp, &error)) {
-                    return !error;
-                }
-                continue;
+            step = block_exit(d, s, &x, errp);
+            if (step == ETD_STEP_ON) {
+                step = enter_next(d, s, b, &x, errp);
             }
-            /* Instruction by instruction up to the address. */
-            for (; from < b->count; from++) {
-                d->pc += etd_block_insn_size(b, d->idx);
-                d->idx = from;
-                priv = t->format == ETRACE_FMT_SYNC && d->pc == d->address ?
-                       t->privilege : d->privilege;
-                report(d, priv);
-                if (stop_here(d, s, false, false, errp, &error)) {
-                    return !error;
-                }
-            }
-            continue;
         }
-
-        /* pc is the last instruction of its block: where does it go? */
-        switch (b->end) {
-        case ETD_END_BRANCH: {
-            bool taken;
-
-            if (!take_branch(d, &taken, errp)) {
-                return false;
-            }
-            if (!taken) {
-                to = b->last + b->last_size;
-                next = successor(d, &b->next_seq, to);
-            } else {
-                to = b->target;
-                next = successor(d, &b->next_target, to);
-            }
-            break;
-        }
-        case ETD_END_JUMP:
-            to = b->target;
-            next = successor(d, &b->next_target, to);
-            break;
-        case ETD_END_SEQ:
-            to = b->last + b->last_size;
-            next = successor(d, &b->next_seq, to);
-            break;
-        case ETD_END_UNINF:
-            if (seq_target(d, b, &to)) {
-                next = etd_image_block(d->img, to);
-                break;
-            }
-            if (ir_implicit(d, b, s)) {
-                if (d->ir_stale) {
-                    /* Calls and returns went by in code no image holds. */
-                    d->in_unknown = true;
-                    if (d->sink->gap) {
-                        d->sink->gap(d->sink->opaque, d->src,
-                                     ETD_GAP_RSTACK);
-                    }
-                    return resume(d, t);
-                }
-                to = d->rstack[--d->rdepth];
-                next = etd_image_block(d->img, to);
-                break;
-            }
-            /* fall through */
-        case ETD_END_XRET:
-            xret = b->end == ETD_END_XRET;
-            if (d->stop_at_last_branch || d->stop_at_fail) {
-                ETD_ERROR(errp, "uninferable jump at 0x%" PRIx64 " before "
-                          "the last branch a packet reports", d->pc);
-                return false;
-            }
-            to = d->address;
-            next = etd_image_block(d->img, to);
-            uninf = true;
-            break;
-        default:
-            ETD_ERROR(errp, "no code at 0x%" PRIx64, d->pc);
-            return false;
-        }
-        if (b->ir_call && d->ir_on) {
-            uint64_t link = b->last + b->last_size;
-
-            ir_push(d, etd_image_rv32(d->img) ? (uint32_t)link : link);
-        }
-        if (!next->count && (!uninf || d->branches <= 1)) {
-            /*
-             * Into code no image holds (code written at run time), until
-             * a packet reports known code: this one, when a jump or the
-             * end of the code led there (the outcomes left are of
-             * branches in the unknown code), or a later one, when it is
-             * the target of an uninferable jump (one outcome may be left:
-             * the instruction at the address may be a branch).
-             */
-            leave_images(d, d->pc, to);
-            return resume(d, t);
-        }
-        if (!next->count) {
-            ETD_ERROR(errp, "the flow from 0x%" PRIx64 " goes to 0x%" PRIx64
-                      ", which is outside the program images", d->pc, to);
-            return false;
-        }
-        set_pc(d, to, next);
-        if (b->end == ETD_END_SEQ) {
-            /* The instruction retired before pc is b's last. */
-            d->seq_rd = b->last_const_rd;
-            d->seq_value = b->last_const;
-        }
-        priv = t->format == ETRACE_FMT_SYNC && (uninf || to == d->address) ?
-               t->privilege : d->privilege;
-        report(d, priv);
-        if (stop_here(d, s, uninf, xret, errp, &error)) {
-            return !error;
-        }
-    }
+    } while (step == ETD_STEP_ON);
+    return step == ETD_STEP_DONE;
 }
 
 static uint64_t full_address(const EtdDecoder *d, uint64_t field)
@@ -430,7 +474,8 @@ static bool exception_address(EtdDecoder *d, const ETraceTeInst *t,
         return true;
     }
     if (!etd_image_insn(d->img, d->pc, &insn)) {
-        ETD_ERROR(errp, "no code at 0x%" PRIx64, d->pc);
+        g_set_error(errp, ETD_ERROR, ETD_ERR_NO_CODE,
+                    "no code at 0x%" PRIx64, d->pc);
         return false;
     }
     if (insn.trap_insn) {
@@ -448,8 +493,9 @@ static bool exception_address(EtdDecoder *d, const ETraceTeInst *t,
         bool taken;
 
         if (!pending(d)) {
-            ETD_ERROR(errp, "trap after the branch at 0x%" PRIx64
-                      " without its outcome", d->pc);
+            g_set_error(errp, ETD_ERROR, ETD_ERR_TRAP_BRANCH_MISSING,
+                        "trap after the branch at 0x%" PRIx64
+                        " without its outcome", d->pc);
             return false;
         }
         if (!take_branch(d, &taken, errp)) {
@@ -464,12 +510,12 @@ static bool exception_address(EtdDecoder *d, const ETraceTeInst *t,
         if (d->blk && d->blk->last == d->pc && ir_implicit(d, d->blk, &s) &&
             !d->ir_stale) {
             /* An implicit return: where the stack says. */
-            *epc = d->rstack[d->rdepth - 1];
+            *epc = etd_retstack_lookup(&d->rs);
             return true;
         }
-        ETD_ERROR(errp, "trap with the handler address after the "
-                  "uninferable jump at 0x%" PRIx64 ": the EPC is unknown",
-                  d->pc);
+        g_set_error(errp, ETD_ERROR, ETD_ERR_EPC_UNKNOWN,
+                    "trap with the handler address after the uninferable "
+                    "jump at 0x%" PRIx64 ": the EPC is unknown", d->pc);
         return false;
     }
     }
@@ -520,7 +566,7 @@ static bool sync_packet(EtdDecoder *d, const ETraceTeInst *t, GError **errp)
         leave_images(d, d->start_of_trace ? ETD_NO_PC : d->pc, addr);
         drop_branches(d);
         d->ir_on = d->ioptions & ETRACE_IOPT_IMPLICIT_RETURN;
-        d->rdepth = 0;
+        etd_retstack_clear(&d->rs);
         d->privilege = t->privilege;
         d->start_of_trace = false;
         d->synced = true;
@@ -555,7 +601,7 @@ static bool sync_packet(EtdDecoder *d, const ETraceTeInst *t, GError **errp)
      * Every synchronisation empties the jump target cache and starts the
      * branch predictor afresh, on or off as the options say.
      */
-    d->jtc_valid = 0;
+    etd_jtc_clear(&d->jtc);
     d->jtc_stale = false;
     d->bp_on = d->ioptions & ETRACE_IOPT_BRANCH_PREDICTION;
     d->sij_on = d->ioptions & ETRACE_IOPT_SEQ_JUMP;
@@ -563,8 +609,8 @@ static bool sync_packet(EtdDecoder *d, const ETraceTeInst *t, GError **errp)
     /* A format 3 packet empties the return stack (process_te_inst). */
     d->ir_on = d->ioptions & ETRACE_IOPT_IMPLICIT_RETURN;
     d->ir_stale = false;
-    d->rdepth = 0;
-    memset(d->bp, 1, sizeof(d->bp));
+    etd_retstack_clear(&d->rs);
+    etd_bpred_reset(&d->bp);
     return true;
 }
 
@@ -614,7 +660,7 @@ static bool support_packet(EtdDecoder *d, const ETraceTeInst *t,
 {
     if (t->ioptions != d->ioptions) {
         /* The encoder's jump target cache starts empty too. */
-        d->jtc_valid = 0;
+        etd_jtc_clear(&d->jtc);
     }
     d->ioptions = t->ioptions;
     if (t->qual_status == ETRACE_QUAL_NO_CHANGE) {
@@ -712,8 +758,9 @@ static bool add_branch_map(EtdDecoder *d, uint64_t map, unsigned n,
                            GError **errp)
 {
     if (d->branches + n > 63) {
-        ETD_ERROR(errp, "branch map overflow (%u outcomes pending)",
-                  d->branches + n);
+        g_set_error(errp, ETD_ERROR, ETD_ERR_BRANCH_MAP_OVERFLOW,
+                    "branch map overflow (%u outcomes pending)",
+                    d->branches + n);
         return false;
     }
     d->branch_map |= (map & ((UINT64_C(1) << n) - 1)) << d->branches;
@@ -733,8 +780,9 @@ static bool branch_count_packet(EtdDecoder *d, const ETraceTeInst *t,
     bool go;
 
     if (!d->bp_on) {
-        ETD_ERROR(errp, "format 0 subformat 0 packet, but branch prediction "
-                  "was off at the last synchronisation");
+        g_set_error(errp, ETD_ERROR, ETD_ERR_BPRED_OFF,
+                    "format 0 subformat 0 packet, but branch prediction "
+                    "was off at the last synchronisation");
         return false;
     }
     if (!before_report(d, &go, errp)) {
@@ -770,10 +818,7 @@ static bool branch_count_packet(EtdDecoder *d, const ETraceTeInst *t,
      * says or its contrary: in the map, before those later packets add.
      */
     if (pending(d) && !d->branches) {
-        uint8_t state = d->bp[extract64(d->pc, d->params.iaddress_lsb,
-                                        d->params.bpred_size)];
-
-        d->branch_map = (state >> 1) == d->bp_fail;
+        d->branch_map = etd_bpred_lookup(&d->bp, d->pc) == d->bp_fail;
         d->branches = 1;
         d->pbc = 0;
         d->bp_fail = false;
@@ -786,11 +831,13 @@ static bool jump_cache_packet(EtdDecoder *d, const ETraceTeInst *t,
                               GError **errp)
 {
     EtdStop s = { .t = t };
+    uint64_t target;
     bool go;
 
     if (!(d->ioptions & ETRACE_IOPT_JUMP_TARGET_CACHE)) {
-        ETD_ERROR(errp, "format 0 packet, but the jump target cache is not "
-                  "enabled");
+        g_set_error(errp, ETD_ERROR, ETD_ERR_JTC_OFF,
+                    "format 0 packet, but the jump target cache is not "
+                    "enabled");
         return false;
     }
     if (!before_report(d, &go, errp)) {
@@ -804,10 +851,11 @@ static bool jump_cache_packet(EtdDecoder *d, const ETraceTeInst *t,
         drop_branches(d);
         return true;
     }
-    if (!(d->jtc_valid >> t->index & 1)) {
+    if (!etd_jtc_lookup(&d->jtc, t->index, &target)) {
         if (!d->jtc_stale) {
-            ETD_ERROR(errp, "format 0 packet for jump target cache entry "
-                      "%u, which is empty", t->index);
+            g_set_error(errp, ETD_ERROR, ETD_ERR_JTC_EMPTY,
+                        "format 0 packet for jump target cache entry %u, "
+                        "which is empty", t->index);
             return false;
         }
         /* The entry changed in code no image holds. */
@@ -818,7 +866,7 @@ static bool jump_cache_packet(EtdDecoder *d, const ETraceTeInst *t,
         }
         return true;
     }
-    d->address = d->jtc[t->index];
+    d->address = target;
     d->stop_at_last_branch = false;
     /* irreport follows the branch map's last bit, or branches' top bit */
     s.irreport = t->irreport != (t->branches ?

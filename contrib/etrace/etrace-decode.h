@@ -12,6 +12,61 @@
 #define ETRACE_DECODE_H
 
 #include "hw/riscv/etrace.h"
+#include "bpred.h"
+#include "jtc.h"
+#include "retstack.h"
+
+/**
+ * EtdError: what the decoder reports as an error, the code of its GErrors
+ * (domain ETD_ERROR) and of the errors of a stream; etrace-decode prints
+ * etd_error_name() of the code before the message.
+ * docs/system/riscv/trace.rst lists them.  The values are not stable,
+ * the names are.
+ */
+typedef enum EtdError {
+    /* The stream (stream.c). */
+    ETD_ERR_TRUNCATED = 1,          /* the stream ends inside a packet */
+    ETD_ERR_NULL_FLOW,              /* a null packet with a flow field */
+    ETD_ERR_TIMESTAMP,              /* extend = 1, timestamp_bytes 0 */
+    ETD_ERR_UNKNOWN_PACKET,         /* a packet the decoder cannot read */
+    ETD_ERR_NO_SYNC_SEQUENCE,       /* ends before a sync sequence */
+    ETD_ERR_NO_SYNC,                /* a source never synchronised */
+    /* Following the program (decoder.c). */
+    ETD_ERR_BRANCHES_MISSING,       /* a branch with no outcome left */
+    ETD_ERR_BRANCHES_UNUSED,        /* outcomes left at a reported jump */
+    ETD_ERR_BRANCH_MAP_OVERFLOW,    /* over 63 outcomes pending */
+    ETD_ERR_NO_PATH,                /* the address not reached in time */
+    ETD_ERR_JUMP_BEFORE_BRANCHES,   /* a jump before the last branch */
+    ETD_ERR_NO_CODE,                /* no instruction at pc */
+    ETD_ERR_OUTSIDE_IMAGES,         /* a reported jump out of the images */
+    ETD_ERR_TRAP_BRANCH_MISSING,    /* a trap after a branch, no outcome */
+    ETD_ERR_EPC_UNKNOWN,            /* a trap after an uninferable jump */
+    ETD_ERR_BPRED_OFF,              /* format 0.0, no branch prediction */
+    ETD_ERR_JTC_OFF,                /* format 0.1, no jump target cache */
+    ETD_ERR_JTC_EMPTY,              /* format 0.1 of an empty entry */
+    /* The command line and the program images (main.c, image.c). */
+    ETD_ERR_USAGE,                  /* the command line does not parse */
+    ETD_ERR_BAD_VALUE,              /* an option's value is not valid */
+    ETD_ERR_PARAM,                  /* --param NAME=VALUE not valid */
+    ETD_ERR_NO_IMAGE,               /* neither --elf nor --bin */
+    ETD_ERR_IO,                     /* a file not opened, read, written */
+    ETD_ERR_BAD_ELF,                /* not an ELF file, or a broken one */
+    ETD_ERR_NOT_RISCV,              /* an ELF file of another machine */
+    ETD_ERR_EMPTY_IMAGE,            /* an empty raw binary */
+    ETD_ERR__MAX
+} EtdError;
+
+#define ETD_ERROR etd_error_quark()
+GQuark etd_error_quark(void);
+
+/**
+ * etd_error_name: the name of an error code
+ * @code: the code
+ *
+ * Returns: "ETD_ERR_NO_SYNC" and so on ("ETD_ERR_UNKNOWN" for a value
+ * that is no EtdError).
+ */
+const char *etd_error_name(EtdError code);
 
 /* How the last instruction of a block transfers control. */
 typedef enum EtdEnd {
@@ -80,7 +135,8 @@ void etd_image_free(EtdImage *img);
  * @img: image set
  * @path: file
  * @offset: added to every address of the file (a relocated load)
- * @errp: where an error goes
+ * @errp: where an error goes: ETD_ERR_IO, ETD_ERR_BAD_ELF or
+ *        ETD_ERR_NOT_RISCV
  */
 bool etd_image_add_elf(EtdImage *img, const char *path, uint64_t offset,
                        GError **errp);
@@ -89,7 +145,7 @@ bool etd_image_add_elf(EtdImage *img, const char *path, uint64_t offset,
 void etd_image_add_mem(EtdImage *img, uint64_t addr, const uint8_t *data,
                        size_t len);
 
-/* A raw binary at @addr. */
+/* A raw binary at @addr; errors ETD_ERR_IO, ETD_ERR_EMPTY_IMAGE. */
 bool etd_image_add_bin(EtdImage *img, const char *path, uint64_t addr,
                        GError **errp);
 
@@ -170,12 +226,8 @@ typedef struct EtdDecoder {
     unsigned branches;
     uint8_t privilege;
     uint8_t ioptions;
-    /*
-     * The jump target cache, as the encoder's: the uninferable jump
-     * targets followed to, by address bits cache_size_p:1.
-     */
-    uint64_t jtc[64];
-    uint64_t jtc_valid;
+    /* The jump target cache, as the encoder's. */
+    EtdJtc jtc;
     /*
      * Since the last synchronisation the flow went through code no image
      * holds, where the encoder's cache changed as the decoder's did not:
@@ -189,7 +241,7 @@ typedef struct EtdDecoder {
      * (where a format 0.0 without an address stops); untrusted after code
      * no image holds.
      */
-    uint8_t bp[64];
+    EtdBpred bp;
     uint64_t pbc;
     bool bp_fail;
     bool stop_at_fail;
@@ -202,17 +254,16 @@ typedef struct EtdDecoder {
      * block before pc's, and the value.
      */
     bool sij_on;
+    uint8_t seq_rd;
+    uint64_t seq_value;
     /*
      * Implicit return: on from one synchronisation to the next as the
-     * last support packet said; the return stack, the oldest first;
+     * last support packet said; the return stack, as the encoder's;
      * untrusted after code no image holds.
      */
     bool ir_on;
     bool ir_stale;
-    uint8_t rdepth;
-    uint64_t rstack[32];
-    uint8_t seq_rd;
-    uint64_t seq_value;
+    EtdRetStack rs;
     bool start_of_trace;
     bool stop_at_last_branch;
     bool inferred_address;
@@ -249,7 +300,7 @@ void etd_decoder_init(EtdDecoder *d, EtdImage *img, const EtdSink *sink,
  * @d: decoder
  * @t: the packet
  * @timed: @t->time is the packet's timestamp
- * @errp: what could not be followed
+ * @errp: what could not be followed (domain ETD_ERROR)
  *
  * On an error the decoder waits for the next synchronisation packet.
  */
@@ -266,8 +317,12 @@ typedef struct EtdStream {
     unsigned srcid_bits;
     unsigned timestamp_bytes;   /* T: of a packet with extend = 1 */
     int only_src;               /* -1: every source */
-    /* A framing or decoding error at byte @offset of the stream. */
-    void (*error)(void *opaque, uint64_t offset, const char *msg);
+    /*
+     * A framing or decoding error at byte @offset of the stream, of
+     * source @src (-1: of none).
+     */
+    void (*error)(void *opaque, uint64_t offset, int src, EtdError code,
+                  const char *msg);
     void *opaque;
     EtdDecoder *dec[ETD_MAX_SOURCES];
 

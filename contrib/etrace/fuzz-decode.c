@@ -10,17 +10,13 @@
  */
 
 #include "qemu/osdep.h"
+#include "hw/riscv/etrace-enc.h"
 #include "etrace-decode.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static const EtdSink sink = { 0 };
-    const ETraceParams params = {
-        .iaddress_width = 64, .iaddress_lsb = 1,
-        .privilege_width = 3, .ecause_width = 6,
-        .f0s_width = 1, .cache_size = 6, .bpred_size = 6,
-        .return_stack_size = 4,
-    };
+    const ETraceParams params = ETRACE_QEMU_PARAMS;
     size_t code, used, half;
     uint8_t opt;
     EtdImage *img;

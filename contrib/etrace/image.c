@@ -141,46 +141,17 @@ static bool symbol_wanted(const GElf_Sym *sym, const char *name)
     return name[0] != '$' && !g_str_has_prefix(name, ".L");
 }
 
-bool etd_image_add_elf(EtdImage *img, const char *path, uint64_t offset,
-                       GError **errp)
+/* The PT_LOAD segments of @elf, from @path, loaded at @offset. */
+static bool add_segments(EtdImage *img, Elf *elf, const char *path,
+                         uint64_t offset, GError **errp)
 {
-    bool ok = false;
-    Elf *elf = NULL;
-    GElf_Ehdr eh;
     size_t nph, i, raw_size;
-    const uint8_t *raw;
-    Elf_Scn *scn = NULL;
-    int fd;
+    const uint8_t *raw = (const uint8_t *)elf_rawfile(elf, &raw_size);
 
-    if (elf_version(EV_CURRENT) == EV_NONE) {
-        g_set_error(errp, G_FILE_ERROR, G_FILE_ERROR_FAILED,
-                    "libelf: %s", elf_errmsg(-1));
-        return false;
-    }
-    fd = open(path, O_RDONLY);
-    if (fd < 0) {
-        g_set_error(errp, G_FILE_ERROR, g_file_error_from_errno(errno),
-                    "%s: %s", path, g_strerror(errno));
-        return false;
-    }
-    elf = elf_begin(fd, ELF_C_READ, NULL);
-    if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh)) {
-        g_set_error(errp, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-                    "%s: not an ELF file", path);
-        goto out;
-    }
-    if (eh.e_machine != EM_RISCV) {
-        g_set_error(errp, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-                    "%s: not a RISC-V ELF file (machine %u)", path,
-                    eh.e_machine);
-        goto out;
-    }
-    img->rv32 = gelf_getclass(elf) == ELFCLASS32;
-    raw = (const uint8_t *)elf_rawfile(elf, &raw_size);
     if (!raw || elf_getphdrnum(elf, &nph) != 0) {
-        g_set_error(errp, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+        g_set_error(errp, ETD_ERROR, ETD_ERR_BAD_ELF,
                     "%s: %s", path, elf_errmsg(-1));
-        goto out;
+        return false;
     }
     for (i = 0; i < nph; i++) {
         GElf_Phdr ph;
@@ -190,60 +161,108 @@ bool etd_image_add_elf(EtdImage *img, const char *path, uint64_t offset,
             continue;
         }
         if (ph.p_offset > raw_size || ph.p_filesz > raw_size - ph.p_offset) {
-            g_set_error(errp, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+            g_set_error(errp, ETD_ERROR, ETD_ERR_BAD_ELF,
                         "%s: segment %zu lies outside the file", path, i);
-            goto out;
+            return false;
         }
         add_segment(img, ph.p_vaddr + offset, raw + ph.p_offset,
                     ph.p_filesz);
     }
+    return true;
+}
+
+/* Tag_RISCV_arch names the extensions the code was built for. */
+static void read_attributes(EtdImage *img, Elf_Scn *scn)
+{
+    Elf_Data *data = elf_getdata(scn, NULL);
+
+    if (data && data->d_buf && data->d_size) {
+        g_autofree char *s = g_strndup(data->d_buf, data->d_size);
+        size_t j;
+
+        for (j = 0; j + 5 <= data->d_size; j++) {
+            if (!memcmp(s + j, "_zcmp", 5) || !memcmp(s + j, "_zcmt", 5)) {
+                img->zc = true;
+            }
+        }
+    }
+}
+
+/* The symbols of the symbol table @scn, @sh its header. */
+static void add_symbols(EtdImage *img, Elf *elf, Elf_Scn *scn,
+                        const GElf_Shdr *sh, uint64_t offset)
+{
+    Elf_Data *data = elf_getdata(scn, NULL);
+    size_t n, k;
+
+    if (!data) {
+        return;
+    }
+    n = sh->sh_size / sh->sh_entsize;
+    for (k = 0; k < n; k++) {
+        GElf_Sym sym;
+        const char *name;
+        EtdSymbol s;
+
+        if (!gelf_getsym(data, k, &sym)) {
+            continue;
+        }
+        name = elf_strptr(elf, sh->sh_link, sym.st_name);
+        if (!symbol_wanted(&sym, name)) {
+            continue;
+        }
+        s.addr = sym.st_value + offset;
+        s.name = g_strdup(name);
+        g_array_append_val(img->syms, s);
+    }
+}
+
+bool etd_image_add_elf(EtdImage *img, const char *path, uint64_t offset,
+                       GError **errp)
+{
+    bool ok = false;
+    Elf *elf = NULL;
+    GElf_Ehdr eh;
+    Elf_Scn *scn = NULL;
+    int fd;
+
+    if (elf_version(EV_CURRENT) == EV_NONE) {
+        g_set_error(errp, ETD_ERROR, ETD_ERR_BAD_ELF,
+                    "libelf: %s", elf_errmsg(-1));
+        return false;
+    }
+    fd = open(path, O_RDONLY);
+    if (fd < 0) {
+        g_set_error(errp, ETD_ERROR, ETD_ERR_IO,
+                    "%s: %s", path, g_strerror(errno));
+        return false;
+    }
+    elf = elf_begin(fd, ELF_C_READ, NULL);
+    if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh)) {
+        g_set_error(errp, ETD_ERROR, ETD_ERR_BAD_ELF,
+                    "%s: not an ELF file", path);
+        goto out;
+    }
+    if (eh.e_machine != EM_RISCV) {
+        g_set_error(errp, ETD_ERROR, ETD_ERR_NOT_RISCV,
+                    "%s: not a RISC-V ELF file (machine %u)", path,
+                    eh.e_machine);
+        goto out;
+    }
+    img->rv32 = gelf_getclass(elf) == ELFCLASS32;
+    if (!add_segments(img, elf, path, offset, errp)) {
+        goto out;
+    }
     while ((scn = elf_nextscn(elf, scn))) {
         GElf_Shdr sh;
-        Elf_Data *data;
-        size_t n, k;
 
         if (!gelf_getshdr(scn, &sh)) {
             continue;
         }
         if (sh.sh_type == SHT_RISCV_ATTRIBUTES_TYPE) {
-            /* Tag_RISCV_arch names the extensions the code was built for. */
-            data = elf_getdata(scn, NULL);
-            if (data && data->d_buf && data->d_size) {
-                g_autofree char *s = g_strndup(data->d_buf, data->d_size);
-                size_t j;
-
-                for (j = 0; j + 5 <= data->d_size; j++) {
-                    if (!memcmp(s + j, "_zcmp", 5) ||
-                        !memcmp(s + j, "_zcmt", 5)) {
-                        img->zc = true;
-                    }
-                }
-            }
-            continue;
-        }
-        if (sh.sh_type != SHT_SYMTAB || !sh.sh_entsize) {
-            continue;
-        }
-        data = elf_getdata(scn, NULL);
-        if (!data) {
-            continue;
-        }
-        n = sh.sh_size / sh.sh_entsize;
-        for (k = 0; k < n; k++) {
-            GElf_Sym sym;
-            const char *name;
-            EtdSymbol s;
-
-            if (!gelf_getsym(data, k, &sym)) {
-                continue;
-            }
-            name = elf_strptr(elf, sh.sh_link, sym.st_name);
-            if (!symbol_wanted(&sym, name)) {
-                continue;
-            }
-            s.addr = sym.st_value + offset;
-            s.name = g_strdup(name);
-            g_array_append_val(img->syms, s);
+            read_attributes(img, scn);
+        } else if (sh.sh_type == SHT_SYMTAB && sh.sh_entsize) {
+            add_symbols(img, elf, scn, &sh, offset);
         }
     }
     img->syms_sorted = false;
@@ -260,13 +279,15 @@ bool etd_image_add_bin(EtdImage *img, const char *path, uint64_t addr,
                        GError **errp)
 {
     g_autofree char *data = NULL;
+    g_autoptr(GError) err = NULL;
     gsize len;
 
-    if (!g_file_get_contents(path, &data, &len, errp)) {
+    if (!g_file_get_contents(path, &data, &len, &err)) {
+        g_set_error_literal(errp, ETD_ERROR, ETD_ERR_IO, err->message);
         return false;
     }
     if (!len) {
-        g_set_error(errp, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s: empty",
+        g_set_error(errp, ETD_ERROR, ETD_ERR_EMPTY_IMAGE, "%s: empty",
                     path);
         return false;
     }
@@ -315,60 +336,57 @@ static inline bool is_link(unsigned r)
     return r == 1 || r == 5;
 }
 
-/*
- * What one instruction does to the flow: ETD_END_SEQ for one that falls
- * through to the next.
- */
-static EtdEnd classify(const EtdImage *img, uint32_t insn, unsigned size,
-                       uint64_t pc, uint64_t *target, bool *call,
-                       bool *trap_insn)
+/* classify() of a 4-byte instruction. */
+static EtdEnd classify32(const EtdImage *img, uint32_t insn, uint64_t pc,
+                         uint64_t *target, bool *call, bool *trap_insn)
 {
-    *call = false;
-    *trap_insn = false;
-    if (size == 4) {
-        unsigned rd = (insn >> 7) & 31, rs1 = (insn >> 15) & 31;
-        uint64_t imm;
+    unsigned rd = (insn >> 7) & 31, rs1 = (insn >> 15) & 31;
+    uint64_t imm;
 
-        switch (insn & 0x7f) {
-        case 0x63:      /* beq .. bgeu */
-            imm = ((insn >> 31) & 1) << 12 | ((insn >> 7) & 1) << 11 |
-                  ((insn >> 25) & 0x3f) << 5 | ((insn >> 8) & 0xf) << 1;
-            *target = pc + sext(imm, 13);
-            return ETD_END_BRANCH;
-        case 0x6f:      /* jal */
-            imm = ((insn >> 31) & 1) << 20 | ((insn >> 12) & 0xff) << 12 |
-                  ((insn >> 20) & 1) << 11 | ((insn >> 21) & 0x3ff) << 1;
-            *target = pc + sext(imm, 21);
-            *call = is_link(rd);
+    switch (insn & 0x7f) {
+    case 0x63:      /* beq .. bgeu */
+        imm = ((insn >> 31) & 1) << 12 | ((insn >> 7) & 1) << 11 |
+              ((insn >> 25) & 0x3f) << 5 | ((insn >> 8) & 0xf) << 1;
+        *target = pc + sext(imm, 13);
+        return ETD_END_BRANCH;
+    case 0x6f:      /* jal */
+        imm = ((insn >> 31) & 1) << 20 | ((insn >> 12) & 0xff) << 12 |
+              ((insn >> 20) & 1) << 11 | ((insn >> 21) & 0x3ff) << 1;
+        *target = pc + sext(imm, 21);
+        *call = is_link(rd);
+        return ETD_END_JUMP;
+    case 0x67:      /* jalr */
+        *call = is_link(rd) && !(is_link(rs1) && rs1 != rd);
+        if (rs1 == 0) {
+            /* The target is the constant in the encoding: inferable */
+            *target = sext(insn >> 20, 12) & ~(uint64_t)1;
+            if (img->rv32) {
+                *target &= 0xffffffff;
+            }
             return ETD_END_JUMP;
-        case 0x67:      /* jalr */
-            *call = is_link(rd) && !(is_link(rs1) && rs1 != rd);
-            if (rs1 == 0) {
-                /* The target is the constant in the encoding: inferable */
-                *target = sext(insn >> 20, 12) & ~(uint64_t)1;
-                if (img->rv32) {
-                    *target &= 0xffffffff;
-                }
-                return ETD_END_JUMP;
-            }
-            return ETD_END_UNINF;
-        case 0x73:
-            switch (insn) {
-            case 0x30200073:    /* mret */
-            case 0x10200073:    /* sret */
-            case 0x70200073:    /* mnret */
-            case 0x7b200073:    /* dret */
-                return ETD_END_XRET;
-            case 0x00000073:    /* ecall */
-            case 0x00100073:    /* ebreak */
-                *trap_insn = true;
-                return ETD_END_SEQ;
-            }
+        }
+        return ETD_END_UNINF;
+    case 0x73:
+        switch (insn) {
+        case 0x30200073:    /* mret */
+        case 0x10200073:    /* sret */
+        case 0x70200073:    /* mnret */
+        case 0x7b200073:    /* dret */
+            return ETD_END_XRET;
+        case 0x00000073:    /* ecall */
+        case 0x00100073:    /* ebreak */
+            *trap_insn = true;
             return ETD_END_SEQ;
         }
         return ETD_END_SEQ;
     }
+    return ETD_END_SEQ;
+}
 
+/* classify() of a compressed instruction. */
+static EtdEnd classify16(const EtdImage *img, uint32_t insn, uint64_t pc,
+                         uint64_t *target, bool *call, bool *trap_insn)
+{
     switch ((insn & 3) << 3 | (insn >> 13)) {
     case 1 << 3 | 1:    /* c.jal (RV32), c.addiw (RV64) */
         if (!img->rv32) {
@@ -421,6 +439,22 @@ static EtdEnd classify(const EtdImage *img, uint32_t insn, unsigned size,
         return ETD_END_SEQ;
     }
     return ETD_END_SEQ;
+}
+
+/*
+ * What one instruction does to the flow: ETD_END_SEQ for one that falls
+ * through to the next.
+ */
+static EtdEnd classify(const EtdImage *img, uint32_t insn, unsigned size,
+                       uint64_t pc, uint64_t *target, bool *call,
+                       bool *trap_insn)
+{
+    *call = false;
+    *trap_insn = false;
+    if (size == 4) {
+        return classify32(img, insn, pc, target, call, trap_insn);
+    }
+    return classify16(img, insn, pc, target, call, trap_insn);
 }
 
 /*

@@ -4,10 +4,14 @@
  * encoder (Encapsulation 1.0, as a PIB sink writes it to a chardev).
  *
  * Usage: etrace-decode [OPTIONS] --elf FILE[@OFFSET]... [STREAM|-]
- * See docs/devel/etrace-decode.rst.
+ * See docs/system/riscv/trace.rst, "Decoding the trace".
+ *
+ * Errors go to standard error as "etrace-decode: [byte OFFSET: ]
+ * [srcID ID: ]error CODE: MESSAGE", CODE the name of an EtdError.
  */
 
 #include "qemu/osdep.h"
+#include "hw/riscv/etrace-enc.h"
 #include "etrace-decode.h"
 
 typedef enum EtdOutput {
@@ -28,11 +32,24 @@ typedef struct EtdMain {
     size_t olen;
 } EtdMain;
 
+/* An error not of the stream: "etrace-decode: error CODE: MESSAGE". */
+static void G_GNUC_PRINTF(2, 3) print_error(EtdError code, const char *fmt,
+                                            ...)
+{
+    g_autofree char *msg = NULL;
+    va_list ap;
+
+    va_start(ap, fmt);
+    msg = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "etrace-decode: error %s: %s\n", etd_error_name(code),
+            msg);
+}
+
 static void out_flush(EtdMain *m)
 {
     if (m->olen && fwrite(m->obuf, 1, m->olen, m->out) != m->olen) {
-        fprintf(stderr, "etrace-decode: write error: %s\n",
-                g_strerror(errno));
+        print_error(ETD_ERR_IO, "write error: %s", g_strerror(errno));
         exit(1);
     }
     m->olen = 0;
@@ -179,12 +196,16 @@ static void sink_time(void *opaque, unsigned src, uint64_t time)
                         time);
 }
 
-static void stream_error(void *opaque, uint64_t at, const char *msg)
+static void stream_error(void *opaque, uint64_t at, int src, EtdError code,
+                         const char *msg)
 {
     EtdMain *m = opaque;
+    g_autofree char *source = src < 0 ? g_strdup("") :
+                              g_strdup_printf("srcID %d: ", src);
 
     out_flush(m);
-    fprintf(stderr, "etrace-decode: byte %" PRIu64 ": %s\n", at, msg);
+    fprintf(stderr, "etrace-decode: byte %" PRIu64 ": %serror %s: %s\n", at,
+            source, etd_error_name(code), msg);
 }
 
 static bool parse_u64(const char *s, uint64_t *v)
@@ -221,7 +242,7 @@ static bool parse_params(ETraceParams *params, unsigned *srcid_bits,
         uint64_t v;
 
         if (!pair[0] || !pair[1] || !parse_u64(pair[1], &v)) {
-            g_set_error(errp, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+            g_set_error(errp, ETD_ERROR, ETD_ERR_PARAM,
                         "--param: '%s' is not NAME=NUMBER", kv[i]);
             return false;
         }
@@ -234,11 +255,14 @@ static bool parse_params(ETraceParams *params, unsigned *srcid_bits,
             params->privilege_width = v;
         } else if (!strcmp(pair[0], "ecause_width_p") && v >= 1 && v <= 6) {
             params->ecause_width = v;
-        } else if (!strcmp(pair[0], "cache_size_p") && v <= 6) {
+        } else if (!strcmp(pair[0], "cache_size_p") &&
+                   v <= ETD_JTC_MAX_BITS) {
             params->cache_size = v;
-        } else if (!strcmp(pair[0], "bpred_size_p") && v <= 6) {
+        } else if (!strcmp(pair[0], "bpred_size_p") &&
+                   v <= ETD_BPRED_MAX_BITS) {
             params->bpred_size = v;
-        } else if (!strcmp(pair[0], "return_stack_size_p") && v <= 5) {
+        } else if (!strcmp(pair[0], "return_stack_size_p") &&
+                   v <= ETD_RSTACK_MAX_BITS) {
             params->return_stack_size = v;
         } else if (!strcmp(pair[0], "f0s_width_p") && v <= 2) {
             params->f0s_width = v;
@@ -248,7 +272,7 @@ static bool parse_params(ETraceParams *params, unsigned *srcid_bits,
                    v <= ETRACE_TIMESTAMP_MAX_BYTES) {
             *timestamp_bytes = v;
         } else {
-            g_set_error(errp, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+            g_set_error(errp, ETD_ERROR, ETD_ERR_PARAM,
                         "--param: unknown name or value out of range: '%s'",
                         kv[i]);
             return false;
@@ -296,40 +320,63 @@ static void print_stats(EtdMain *m)
     fprintf(m->out, "errors: %" PRIu64 "\n", st->errors);
 }
 
-int main(int argc, char **argv)
+/* The command line. */
+typedef struct EtdOptions {
+    char **elfs;
+    char **bins;
+    char *param;
+    char *output;
+    char *zc;
+    gint64 src;
+    gboolean join;
+    gboolean rv32;
+    gboolean quiet;
+    /* from --output and --param */
+    EtdOutput kind;
+    ETraceParams params;
+    unsigned srcid_bits;
+    unsigned timestamp_bytes;
+} EtdOptions;
+
+static void free_options(EtdOptions *o)
 {
-    g_autofree char **elfs = NULL, **bins = NULL;
-    g_autofree char *param = NULL, *output = NULL;
-    g_autofree char *zc = NULL;
-    gint64 src = -1;
-    gboolean join = false, rv32 = false, quiet = false;
+    g_strfreev(o->elfs);
+    g_strfreev(o->bins);
+    g_free(o->param);
+    g_free(o->output);
+    g_free(o->zc);
+}
+
+/* The options' values, checked; the stream argument is left in @argv. */
+static bool parse_options(int *argc, char ***argv, EtdOptions *o)
+{
     GOptionEntry entries[] = {
-        { "elf", 'e', 0, G_OPTION_ARG_FILENAME_ARRAY, &elfs,
+        { "elf", 'e', 0, G_OPTION_ARG_FILENAME_ARRAY, &o->elfs,
           "program image: an ELF file, optionally loaded at an offset",
           "FILE[@OFFSET]" },
-        { "bin", 'b', 0, G_OPTION_ARG_FILENAME_ARRAY, &bins,
+        { "bin", 'b', 0, G_OPTION_ARG_FILENAME_ARRAY, &o->bins,
           "program image: a raw binary at an address", "FILE@ADDR" },
-        { "output", 'o', 0, G_OPTION_ARG_STRING, &output,
+        { "output", 'o', 0, G_OPTION_ARG_STRING, &o->output,
           "addrs (default): retired instruction addresses; flow: "
           "privilege, address, symbol, traps; stats: statistics only",
           "KIND" },
-        { "src", 's', 0, G_OPTION_ARG_INT64, &src,
+        { "src", 's', 0, G_OPTION_ARG_INT64, &o->src,
           "decode only the packets of this srcID (hart)", "ID" },
-        { "param", 'p', 0, G_OPTION_ARG_STRING, &param,
+        { "param", 'p', 0, G_OPTION_ARG_STRING, &o->param,
           "decoder parameters (iaddress_width_p, iaddress_lsb_p, "
           "privilege_width_p, ecause_width_p, bpred_size_p, cache_size_p, "
           "return_stack_size_p, "
           "f0s_width_p, srcid_bits, timestamp_bytes)",
           "NAME=VALUE,..." },
-        { "join", 'j', 0, G_OPTION_ARG_NONE, &join,
+        { "join", 'j', 0, G_OPTION_ARG_NONE, &o->join,
           "the stream starts mid-way: skip to the first sync sequence",
           NULL },
-        { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet,
+        { "quiet", 'q', 0, G_OPTION_ARG_NONE, &o->quiet,
           "no warning where the flow leaves the program images (code "
           "written at run time, code of other programs)", NULL },
-        { "rv32", 0, 0, G_OPTION_ARG_NONE, &rv32,
+        { "rv32", 0, 0, G_OPTION_ARG_NONE, &o->rv32,
           "raw binaries hold RV32 code (c.jal)", NULL },
-        { "zc", 0, 0, G_OPTION_ARG_STRING, &zc,
+        { "zc", 0, 0, G_OPTION_ARG_STRING, &o->zc,
           "on: decode Zcmp/Zcmt (cm.*) encodings; off: Zcd; default: "
           "as the ELF attributes say", "on|off" },
         { NULL }
@@ -337,114 +384,107 @@ int main(int argc, char **argv)
     g_autoptr(GOptionContext) ctx =
         g_option_context_new("[STREAM|-] - decode an E-Trace stream");
     g_autoptr(GError) err = NULL;
-    static EtdMain m;
-    ETraceParams params = {
-        .iaddress_width = 64, .iaddress_lsb = 1,
-        .privilege_width = 3, .ecause_width = 6,
-        .f0s_width = 1, .cache_size = 6, .bpred_size = 6,
-        .return_stack_size = 4,
-    };
-    unsigned srcid_bits = 0;
-    /* QEMU's trace system: 48-bit timestamps */
-    unsigned timestamp_bytes = 6;
-    uint8_t *buf;
-    size_t have = 0, cap = 1 << 20;
-    int fd = 0;
-    uint64_t errors;
-    unsigned i;
 
     g_option_context_add_main_entries(ctx, entries, NULL);
-    if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
-        fprintf(stderr, "etrace-decode: %s\n", err->message);
-        return 2;
+    if (!g_option_context_parse(ctx, argc, argv, &err)) {
+        print_error(ETD_ERR_USAGE, "%s", err->message);
+        return false;
     }
-    m.out = stdout;
-    m.quiet = quiet;
-    m.sink = (EtdSink) {
-        .insn = sink_insn, .run = sink_run, .trap = sink_trap,
-        .gap = sink_gap, .time = sink_time, .opaque = &m,
-    };
-    if (!output || !strcmp(output, "addrs")) {
-        m.output = ETD_OUT_ADDRS;
-    } else if (!strcmp(output, "flow")) {
-        m.output = ETD_OUT_FLOW;
-    } else if (!strcmp(output, "stats")) {
-        m.output = ETD_OUT_STATS;
+    if (!o->output || !strcmp(o->output, "addrs")) {
+        o->kind = ETD_OUT_ADDRS;
+    } else if (!strcmp(o->output, "flow")) {
+        o->kind = ETD_OUT_FLOW;
+    } else if (!strcmp(o->output, "stats")) {
+        o->kind = ETD_OUT_STATS;
     } else {
-        fprintf(stderr, "etrace-decode: --output: unknown kind '%s' "
-                "(addrs, flow or stats)\n", output);
-        return 2;
+        print_error(ETD_ERR_BAD_VALUE, "--output: unknown kind '%s' "
+                    "(addrs, flow or stats)", o->output);
+        return false;
     }
-    if (param && !parse_params(&params, &srcid_bits, &timestamp_bytes, param,
-                               &err)) {
-        fprintf(stderr, "etrace-decode: %s\n", err->message);
-        return 2;
+    if (o->param && !parse_params(&o->params, &o->srcid_bits,
+                                  &o->timestamp_bytes, o->param, &err)) {
+        print_error(err->code, "%s", err->message);
+        return false;
     }
-    if (src >= (1 << srcid_bits) || src < -1) {
-        fprintf(stderr, "etrace-decode: --src %" PRId64 " does not fit "
-                "srcid_bits=%u\n", src, srcid_bits);
-        return 2;
+    if (o->src >= (1 << o->srcid_bits) || o->src < -1) {
+        print_error(ETD_ERR_BAD_VALUE, "--src %" PRId64 " does not fit "
+                    "srcid_bits=%u", o->src, o->srcid_bits);
+        return false;
     }
-    if (!elfs && !bins) {
-        fprintf(stderr, "etrace-decode: no program image (--elf or "
-                "--bin)\n");
-        return 2;
+    if (!o->elfs && !o->bins) {
+        print_error(ETD_ERR_NO_IMAGE, "no program image (--elf or --bin)");
+        return false;
     }
-    m.img = etd_image_new();
-    for (i = 0; elfs && elfs[i]; i++) {
+    return true;
+}
+
+/* The program images of --elf and --bin, --rv32 and --zc. */
+static bool load_images(EtdImage *img, const EtdOptions *o)
+{
+    g_autoptr(GError) err = NULL;
+    unsigned i;
+
+    for (i = 0; o->elfs && o->elfs[i]; i++) {
         g_autofree char *file = NULL;
         uint64_t off = 0;
 
-        if (!split_at(elfs[i], &file, &off)) {
-            fprintf(stderr, "etrace-decode: --elf %s: bad offset\n", elfs[i]);
-            return 2;
+        if (!split_at(o->elfs[i], &file, &off)) {
+            print_error(ETD_ERR_BAD_VALUE, "--elf %s: bad offset",
+                        o->elfs[i]);
+            return false;
         }
-        if (!etd_image_add_elf(m.img, file, off, &err)) {
-            fprintf(stderr, "etrace-decode: %s\n", err->message);
-            return 2;
+        if (!etd_image_add_elf(img, file, off, &err)) {
+            print_error(err->code, "%s", err->message);
+            return false;
         }
     }
-    for (i = 0; bins && bins[i]; i++) {
+    for (i = 0; o->bins && o->bins[i]; i++) {
         g_autofree char *file = NULL;
         uint64_t addr = UINT64_MAX;
 
-        if (!split_at(bins[i], &file, &addr) || addr == UINT64_MAX) {
-            fprintf(stderr, "etrace-decode: --bin %s: FILE@ADDR expected\n",
-                    bins[i]);
-            return 2;
+        if (!split_at(o->bins[i], &file, &addr) || addr == UINT64_MAX) {
+            print_error(ETD_ERR_BAD_VALUE, "--bin %s: FILE@ADDR expected",
+                        o->bins[i]);
+            return false;
         }
-        if (!etd_image_add_bin(m.img, file, addr, &err)) {
-            fprintf(stderr, "etrace-decode: %s\n", err->message);
-            return 2;
+        if (!etd_image_add_bin(img, file, addr, &err)) {
+            print_error(err->code, "%s", err->message);
+            return false;
         }
     }
-    if (rv32) {
-        etd_image_set_rv32(m.img, true);
+    if (o->rv32) {
+        etd_image_set_rv32(img, true);
     }
-    if (zc) {
-        etd_image_set_zc(m.img, !strcmp(zc, "on"));
+    if (o->zc) {
+        etd_image_set_zc(img, !strcmp(o->zc, "on"));
     }
+    return true;
+}
+
+/* The stream argument: a file, or standard input (none, or "-"). */
+static bool open_stream(int argc, char **argv, int *fd)
+{
+    *fd = 0;
     if (argc > 2) {
-        fprintf(stderr, "etrace-decode: one stream at most\n");
-        return 2;
+        print_error(ETD_ERR_USAGE, "one stream at most");
+        return false;
     }
     if (argc == 2 && strcmp(argv[1], "-")) {
-        fd = open(argv[1], O_RDONLY);
-        if (fd < 0) {
-            fprintf(stderr, "etrace-decode: %s: %s\n", argv[1],
-                    g_strerror(errno));
-            return 2;
+        *fd = open(argv[1], O_RDONLY);
+        if (*fd < 0) {
+            print_error(ETD_ERR_IO, "%s: %s", argv[1], g_strerror(errno));
+            return false;
         }
     }
+    return true;
+}
 
-    /* Addresses and statistics name the source when there can be several. */
-    m.all_sources = src < 0 && srcid_bits > 0;
-    etd_stream_init(&m.stream, m.img, &m.sink, &params, srcid_bits,
-                    timestamp_bytes, join);
-    m.stream.only_src = src;
-    m.stream.error = stream_error;
-    m.stream.opaque = &m;
-    buf = g_malloc(cap);
+/* The stream from @fd to its end; false on a read error. */
+static bool decode(EtdMain *m, int fd)
+{
+    size_t have = 0, cap = 1 << 20;
+    g_autofree uint8_t *buf = g_malloc(cap);
+
     for (;;) {
         ssize_t n = read(fd, buf + have, cap - have);
         size_t used;
@@ -453,34 +493,74 @@ int main(int argc, char **argv)
             continue;
         }
         if (n < 0) {
-            fprintf(stderr, "etrace-decode: read: %s\n", g_strerror(errno));
-            return 2;
+            print_error(ETD_ERR_IO, "read: %s", g_strerror(errno));
+            return false;
         }
         if (n == 0) {
             break;
         }
         have += n;
-        used = etd_stream_feed(&m.stream, buf, have);
+        used = etd_stream_feed(&m->stream, buf, have);
         memmove(buf, buf + used, have - used);
         have -= used;
-        out_flush(&m);
+        out_flush(m);
     }
-    etd_stream_finish(&m.stream, have);
-    out_flush(&m);
+    etd_stream_finish(&m->stream, have);
+    out_flush(m);
+    return true;
+}
+
+int main(int argc, char **argv)
+{
+    static EtdMain m;
+    EtdOptions o = {
+        .src = -1,
+        .params = ETRACE_QEMU_PARAMS,
+        /* QEMU's trace system: 48-bit timestamps */
+        .timestamp_bytes = 6,
+    };
+    uint64_t errors;
+    int fd;
+
+    if (!parse_options(&argc, &argv, &o)) {
+        return 2;
+    }
+    m.out = stdout;
+    m.quiet = o.quiet;
+    m.output = o.kind;
+    m.sink = (EtdSink) {
+        .insn = sink_insn, .run = sink_run, .trap = sink_trap,
+        .gap = sink_gap, .time = sink_time, .opaque = &m,
+    };
+    m.img = etd_image_new();
+    if (!load_images(m.img, &o) || !open_stream(argc, argv, &fd)) {
+        return 2;
+    }
+
+    /* Addresses and statistics name the source when there can be several. */
+    m.all_sources = o.src < 0 && o.srcid_bits > 0;
+    etd_stream_init(&m.stream, m.img, &m.sink, &o.params, o.srcid_bits,
+                    o.timestamp_bytes, o.join);
+    m.stream.only_src = o.src;
+    m.stream.error = stream_error;
+    m.stream.opaque = &m;
+    if (!decode(&m, fd)) {
+        return 2;
+    }
     if (m.output == ETD_OUT_STATS) {
         print_stats(&m);
     } else {
-        FILE *o = m.out;
+        FILE *out = m.out;
 
         m.out = stderr;
         if (m.stream.errors) {
             print_stats(&m);
         }
-        m.out = o;
+        m.out = out;
     }
     errors = m.stream.errors;
     etd_stream_free(&m.stream);
     etd_image_free(m.img);
-    g_free(buf);
+    free_options(&o);
     return errors ? 1 : 0;
 }

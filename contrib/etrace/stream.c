@@ -23,11 +23,13 @@ EtdDecoder *etd_stream_decoder(EtdStream *m, unsigned src)
     return m->dec[src];
 }
 
-static void stream_error(EtdStream *m, uint64_t at, const char *msg)
+/* An error at byte @at, of source @src (-1: of none). */
+static void stream_error(EtdStream *m, uint64_t at, int src, EtdError code,
+                         const char *msg)
 {
     m->errors++;
     if (m->error) {
-        m->error(m->opaque, at, msg);
+        m->error(m->opaque, at, src, code, msg);
     }
 }
 
@@ -52,12 +54,14 @@ static int take_packet(EtdStream *m, const uint8_t *p, size_t len)
         return 1;
     }
     if (!length) {
-        stream_error(m, m->offset, "null packet with a flow field");
+        stream_error(m, m->offset, -1, ETD_ERR_NULL_FLOW,
+                     "null packet with a flow field");
         return -1;
     }
     if (timed && !tsb) {
-        stream_error(m, m->offset, "packet with a timestamp (extend = 1), "
-                     "but timestamp_bytes is 0");
+        stream_error(m, m->offset, -1, ETD_ERR_TIMESTAMP,
+                     "packet with a timestamp (extend = 1), but "
+                     "timestamp_bytes is 0");
         return -1;
     }
     if (len < total) {
@@ -88,17 +92,19 @@ static int take_packet(EtdStream *m, const uint8_t *p, size_t len)
     }
     if (!etrace_te_inst_unpack(&t, &m->params, payload, length)) {
         g_autofree char *msg =
-            g_strdup_printf("srcID %u: a packet this decoder cannot read "
-                            "(format %u)", src, payload[0] & 3);
-        stream_error(m, m->offset, msg);
+            g_strdup_printf("a packet this decoder cannot read (format %u)",
+                            payload[0] & 3);
+        stream_error(m, m->offset, src, ETD_ERR_UNKNOWN_PACKET, msg);
         return total;
     }
     t.time = time;
     if (!etd_decoder_packet(etd_stream_decoder(m, src), &t, timed, &err)) {
-        g_autofree char *msg = g_strdup_printf("srcID %u: %s; waiting for "
-                                               "the next synchronisation",
-                                               src, err->message);
-        stream_error(m, m->offset, msg);
+        g_autofree char *msg = g_strdup_printf("%s; waiting for the next "
+                                               "synchronisation",
+                                               err->message);
+
+        assert(err->domain == ETD_ERROR);
+        stream_error(m, m->offset, src, err->code, msg);
         if (m->sink->gap) {
             m->sink->gap(m->sink->opaque, src, "decoding error");
         }
@@ -167,14 +173,15 @@ void etd_stream_finish(EtdStream *m, size_t left)
     unsigned i;
 
     if (left) {
-        stream_error(m, m->offset, "the stream ends inside a packet");
+        stream_error(m, m->offset, -1, ETD_ERR_TRUNCATED,
+                     "the stream ends inside a packet");
     }
     if (!m->aligned) {
         g_autofree char *msg =
             g_strdup_printf("the stream ends before a synchronisation "
                             "sequence (%" PRIu64 " bytes passed over in all)",
                             m->skipped);
-        stream_error(m, m->offset, msg);
+        stream_error(m, m->offset, -1, ETD_ERR_NO_SYNC_SEQUENCE, msg);
     }
     for (i = 0; i < ETD_MAX_SOURCES; i++) {
         EtdDecoder *d = m->dec[i];
@@ -195,10 +202,10 @@ void etd_stream_finish(EtdStream *m, size_t left)
         n = d->packets[0] + d->packets[1] + d->packets[2];
         if (n) {
             g_autofree char *msg =
-                g_strdup_printf("srcID %u: %" PRIu64 " packets of formats "
-                                "0 to 2 and no synchronisation packet to "
-                                "start from", i, n);
-            stream_error(m, m->offset, msg);
+                g_strdup_printf("%" PRIu64 " packets of formats 0 to 2 and "
+                                "no synchronisation packet to start from",
+                                n);
+            stream_error(m, m->offset, i, ETD_ERR_NO_SYNC, msg);
         }
     }
 }

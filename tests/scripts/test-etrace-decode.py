@@ -8,11 +8,17 @@ The program and packets are those of etrace_craft.py; the expected flows
 follow from the program and the packets' fields by the spec's decoder
 rules (branch map bit 0 first, 1 = not taken; addresses differential,
 shifted by iaddress_lsb).  Each malformed stream must give its error
-with the byte offset of the packet at fault, exit status 1, and the
-decoder must go on at the next synchronisation where there is one.
+code (etrace-decode's "error ETD_ERR_...:" lines, docs/system/riscv/
+trace.rst) with the byte offset of the packet at fault and its source,
+exit status 1, and the decoder must go on at the next synchronisation
+where there is one.  Errors are matched by code, offset, source and the
+values their message carries, never by wording; every error line must
+have a code.  Warnings, which have no code, are matched by their text.
 """
 
+import collections
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -21,6 +27,36 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import etrace_craft as c  # noqa: E402
 
 FAILS = []
+
+# etrace-decode: [byte OFFSET: ][srcID ID: ]error CODE: MESSAGE
+ERROR = re.compile(r'^etrace-decode: (?:byte (\d+): )?(?:srcID (\d+): )?'
+                   r'error (ETD_ERR_[A-Z0-9_]+): (.*)$')
+# the values a message carries: numbers, addresses, names, paths
+VALUE = re.compile(r"[^\s:;,()'\"]+")
+
+
+class Err(collections.namedtuple('Err', 'code at src values',
+                                 defaults=(None, None, ()))):
+    """An error expected on stderr: its code; where given, the byte
+    offset, the srcID and values its message must carry."""
+
+    def found(self, err):
+        for line in err.splitlines():
+            m = ERROR.match(line)
+            if m and m.group(3) == self.code and \
+                    (self.at is None or m.group(1) == str(self.at)) and \
+                    (self.src is None or m.group(2) == str(self.src)) and \
+                    all(v in VALUE.findall(m.group(4))
+                        for v in self.values):
+                return True
+        return False
+
+
+def uncoded(err):
+    """Error lines of stderr without a code (not warnings)."""
+    return [ln for ln in err.splitlines()
+            if ln.startswith('etrace-decode:') and ': warning: ' not in ln
+            and not ERROR.match(ln)]
 
 
 def run(decoder, args, data, tmp):
@@ -56,12 +92,15 @@ def main():
 
         def case(name, data, want_rc, want_flow=None, want_err=None,
                  args=(), images=None):
+            """@want_err: an Err, or the text of a warning."""
             rc, out, err = run(decoder, (images or img) + list(args), data,
                                tmp)
-            ok = rc == want_rc
+            ok = rc == want_rc and not uncoded(err)
             if want_flow is not None:
                 ok = ok and flow_of(out) == want_flow
-            if want_err is not None:
+            if isinstance(want_err, Err):
+                ok = ok and want_err.found(err)
+            elif want_err is not None:
                 ok = ok and want_err in err
             check(name, ok, f'exit {rc}, flow {out.split()}, '
                   f'stderr {err.strip()!r}; wanted exit {want_rc}, '
@@ -85,24 +124,22 @@ def main():
         short_sync = b'\x37\x12\x01' + bytes(31) + b'\x80' + \
             b''.join(frames)
         case('join-short-sync', short_sync, 1, [],
-             'the stream ends before a synchronisation sequence',
-             args=['--join'])
+             Err('ETD_ERR_NO_SYNC_SEQUENCE'), args=['--join'])
         case('join-short-sync-no-timestamps', short_sync, 0, good,
              args=['--join', '--param', 'timestamp_bytes=0'])
 
         whole = b''.join(frames)
         at_last = len(whole) - len(frames[-1])
         case('truncated', whole[:-2], 1, good,
-             f'byte {at_last}: the stream ends inside a packet')
+             Err('ETD_ERR_TRUNCATED', at_last))
 
         at = len(frames[0])
         bad = frames[0] + b'\x20' + b'\x05' * 3 + c.SYNC + \
             b''.join(frames[1:])
         case('null-with-flow-then-resync', bad, 1, good,
-             f'byte {at}: null packet with a flow field')
+             Err('ETD_ERR_NULL_FLOW', at))
         case('timestamp-not-expected', frames[0] + b'\x81\x00' +
-             b''.join(frames[1:]), 1, None, f'byte {at}: packet with a '
-             'timestamp (extend = 1), but timestamp_bytes is 0',
+             b''.join(frames[1:]), 1, None, Err('ETD_ERR_TIMESTAMP', at),
              args=['--param', 'timestamp_bytes=0'])
         # each packet with a 6-byte timestamp: printed after what the
         # packet reports (the 3.0: 0x00; the format 1: 0x10; the format
@@ -122,16 +159,13 @@ def main():
         # format 0 subformat 1 without the jump target cache enabled;
         # subformat 0 without branch prediction
         case('format-0-1', frames[0] + c.frame(b'\x04') +
-             b''.join(frames[1:]), 1, good, f'byte {at}: srcID 0: format 0 '
-             'packet, but the jump target cache is not enabled')
+             b''.join(frames[1:]), 1, good, Err('ETD_ERR_JTC_OFF', at, 0))
         case('format-0-0', frames[0] + c.frame(b'\x00') +
-             b''.join(frames[1:]), 1, good, f'byte {at}: srcID 0: format 0 '
-             'subformat 0 packet, but branch prediction was off at the last '
-             'synchronisation')
+             b''.join(frames[1:]), 1, good, Err('ETD_ERR_BPRED_OFF', at, 0))
         ctx = c.Fields().put(3, 2).put(2, 2).put(0, 12).payload()
         case('context-packet', frames[0] + c.frame(ctx) +
-             b''.join(frames[1:]), 1, good, f'byte {at}: srcID 0: a packet '
-             'this decoder cannot read (format 3)')
+             b''.join(frames[1:]), 1, good,
+             Err('ETD_ERR_UNKNOWN_PACKET', at, 0, ['3']))
         # a start in code no image holds, then a jump into the program:
         # decoding resumes there
         case('sync-outside-images',
@@ -186,8 +220,7 @@ def main():
         over = c.stream([c.support(), c.start(c.BASE),
                          c.branch(4, 0b0100, 0x10 >> 1)])
         case('branch-map-does-not-fit', over, 1, good[:10],
-             'reached 0x80000010 after an uninferable jump with 1 branch '
-             'outcomes unused')
+             Err('ETD_ERR_BRANCHES_UNUSED', values=['0x80000010', '1']))
         # jr t1 goes to code no image holds, then back into the program
         nowhere = c.stream([c.support(), c.start(c.BASE),
                             c.branch(3, 0b100, 0x10 >> 1),
@@ -196,11 +229,9 @@ def main():
         case('jump-out-of-images-and-back', nowhere, 0, good)
         case('never-syncs', c.stream([c.support(), c.addr_only(2),
                                       c.addr_only(2)]), 1, [],
-             'srcID 0: 2 packets of formats 0 to 2 and no synchronisation '
-             'packet')
+             Err('ETD_ERR_NO_SYNC', src=0, values=['2']))
         case('no-sync-sequence', b'\x12' * 40, 1, [],
-             'the stream ends before a synchronisation sequence',
-             args=['--join'])
+             Err('ETD_ERR_NO_SYNC_SEQUENCE'), args=['--join'])
         # the jal at 0x0c takes an instruction access fault: the not taken
         # bnez before it is the last retired; the handler is at 0x14
         trap = c.stream([c.support(), c.start(c.BASE),
@@ -301,12 +332,10 @@ def main():
                                    0x14)])
         off = c.stream([c.support(), c.start(c.BASE + 0x0c)])
         case('jump-target-cache-off', off + c.frame(c.jump_cache(8)), 1,
-             [c.BASE + 0x0c], f'byte {len(off)}: srcID 0: format 0 packet, '
-             'but the jump target cache is not enabled')
+             [c.BASE + 0x0c], Err('ETD_ERR_JTC_OFF', len(off), 0))
         empty = c.stream([c.support(ioptions=8), c.start(c.BASE + 0x0c)])
         case('jump-target-cache-empty', empty + c.frame(c.jump_cache(5)), 1,
-             [c.BASE + 0x0c], f'byte {len(empty)}: srcID 0: format 0 '
-             'packet for jump target cache entry 5, which is empty')
+             [c.BASE + 0x0c], Err('ETD_ERR_JTC_EMPTY', len(empty), 0, ['5']))
 
         # branch prediction (ioptions bit 4; 64 entries by address bits
         # 6:1): a loop of 70 rounds closed by bnez at 0x04 (entry 2, 01
@@ -326,15 +355,21 @@ def main():
                        c.addr_only(0x0c >> 1), c.support(qual=3)])
         case('branch-prediction', bp, 0,
              rounds + [c.BASE + 8, c.BASE + 0x0c], images=bp_img)
+        # the same stream with bpred_size_p=0 (it used to abort the
+        # decoder): the format 0.0 (byte 20) is not read, an error with its
+        # code, the flow stops at the branch the count was for
+        bp0 = c.stream([c.support(ioptions=16), c.start(c.BASE),
+                        c.branch(0, 0)])
+        case('branch-prediction-size-0', bp, 1, rounds[:64],
+             Err('ETD_ERR_UNKNOWN_PACKET', len(bp0), 0), images=bp_img,
+             args=['--param', 'bpred_size_p=0'])
         # the support packet turns branch prediction on after the
         # synchronisation: it is on from the next one only
         late = c.stream([c.support(), c.start(c.BASE), c.branch(0, 0),
                          c.support(ioptions=16)])
         case('branch-prediction-from-the-next-sync',
              late + c.frame(c.branch_count(7)), 1, rounds[:62],
-             f'byte {len(late)}: srcID 0: format 0 subformat 0 packet, but '
-             'branch prediction was off at the last synchronisation',
-             images=bp_img)
+             Err('ETD_ERR_BPRED_OFF', len(late), 0), images=bp_img)
 
         # sequentially inferable jumps (ioptions bit 5), at 0x1000 where
         # lui and c.lui reach: lui t1, 2; jalr x0, 0x10(t1) -> 0x2010;
@@ -377,17 +412,19 @@ def main():
                  0, want_flow)
 
         # command line errors
-        for name, args, msg in [
-                ('no-image', [], 'no program image'),
+        for name, args, want in [
+                ('no-image', [], Err('ETD_ERR_NO_IMAGE')),
                 ('bad-param', img + ['--param', 'iaddress_lsb_p=7'],
-                 'unknown name or value out of range'),
-                ('bad-output', img + ['--output=xml'], "unknown kind 'xml'"),
+                 Err('ETD_ERR_PARAM', values=['iaddress_lsb_p=7'])),
+                ('bad-output', img + ['--output=xml'],
+                 Err('ETD_ERR_BAD_VALUE', values=['xml'])),
                 ('missing-elf', ['--elf', '/nonexistent.elf'],
-                 '/nonexistent.elf: No such file'),
+                 Err('ETD_ERR_IO', values=['/nonexistent.elf'])),
                 ('not-riscv', ['--elf', '/bin/true'],
-                 'not a RISC-V ELF file')]:
+                 Err('ETD_ERR_NOT_RISCV', values=['/bin/true']))]:
             rc, _, err = run(decoder, args, b'', tmp)
-            check(name, rc == 2 and msg in err, f'exit {rc}: {err!r}')
+            check(name, rc == 2 and want.found(err) and not uncoded(err),
+                  f'exit {rc}: {err!r}; wanted {want}')
 
     if FAILS:
         sys.exit(f'{len(FAILS)} of the decoder cases failed')

@@ -31,10 +31,12 @@ def main():
     clang, top, qsrc, qbuild, outdir, seconds = sys.argv[1:]
     os.makedirs(outdir, exist_ok=True)
     sources = [os.path.join(top, 'contrib/etrace', f) for f in
-               ('fuzz-decode.c', 'decoder.c', 'image.c', 'stream.c')] + \
+               ('fuzz-decode.c', 'decoder.c', 'image.c', 'stream.c',
+                'error.c', 'retstack.c', 'jtc.c', 'bpred.c')] + \
         [os.path.join(top, 'hw/riscv/trace-encoder/etrace-packet.c')]
     headers = glob.glob(os.path.join(top, 'contrib/etrace/*.h')) + \
-        [os.path.join(top, 'include/hw/riscv/etrace.h')]
+        [os.path.join(top, 'include/hw/riscv', h)
+         for h in ('etrace.h', 'etrace-enc.h')]
     binary = os.path.join(outdir, 'fuzz-etrace-decode')
     if not os.path.exists(binary) or \
             max(os.path.getmtime(f) for f in sources + headers) > \

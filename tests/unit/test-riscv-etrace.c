@@ -18,7 +18,10 @@
 #include "hw/riscv/etrace-enc.h"
 #include "hw/riscv/etrace-filter.h"
 
-/* The parameters of the trace encoder of qemu-system-riscv64. */
+/*
+ * The parameters of the trace encoder of qemu-system-riscv64 without its
+ * return stack: no irdepth field.
+ */
 static const ETraceParams rv64 = {
     .iaddress_width = 64,
     .iaddress_lsb = 1,
@@ -30,22 +33,16 @@ static const ETraceParams rv64 = {
 };
 
 /*
+ * The parameters of the trace encoder of qemu-system-riscv64, with its
+ * 16-entry return stack: 5-bit irdepth.
+ */
+static const ETraceParams rv64_ir = ETRACE_QEMU_PARAMS;
+
+/*
  * The parameters of the spec's worked example (fragmentCodeAndTransport.adoc,
  * "Illegal Opcode test"): 40-bit addresses, nothing dropped, 2-bit
  * privilege, 5-bit ecause, full addresses.
  */
-/* The same with the encoder's 16-entry return stack: 5-bit irdepth. */
-static const ETraceParams rv64_ir = {
-    .iaddress_width = 64,
-    .iaddress_lsb = 1,
-    .privilege_width = 3,
-    .ecause_width = 6,
-    .f0s_width = 1,
-    .cache_size = 6,
-    .bpred_size = 6,
-    .return_stack_size = 4,
-};
-
 static const ETraceParams example = {
     .iaddress_width = 40,
     .iaddress_lsb = 0,

@@ -190,21 +190,7 @@ struct RISCVTraceEncoder {
     bool room_waiting;
 };
 
-static const ETraceParams te_params = {
-    .iaddress_width = 64,
-    .iaddress_lsb = 1,
-    .privilege_width = 3,
-    .ecause_width = 6,
-    /*
-     * format 0 subformats 0 and 1; a 64-entry jump target cache and
-     * branch predictor
-     */
-    .f0s_width = 1,
-    .cache_size = ETRACE_JTC_MAX_BITS,
-    .bpred_size = ETRACE_BPRED_MAX_BITS,
-    /* a 16-entry return stack: irdepth is 5 bits wide */
-    .return_stack_size = ETRACE_RSTACK_BITS,
-};
+static const ETraceParams te_params = ETRACE_QEMU_PARAMS;
 
 /* The counter when the clock reads @clock (not before the anchor). */
 static uint64_t ts_at(const TETimestamp *ts, uint64_t clock)

@@ -39,6 +39,25 @@
 /* Blocks passed since the last branch that implicit return remembers. */
 #define ETRACE_IR_PASSES            32
 
+/*
+ * ETRACE_QEMU_PARAMS: the parameters of QEMU's trace encoder, an
+ * ETraceParams initializer: 64-bit addresses of which bit 0 is always 0,
+ * 3-bit privilege, 6-bit ecause; format 0 subformats 0 and 1; the
+ * largest jump target cache and branch predictor; a 16-entry return
+ * stack (irdepth is 5 bits wide).  The encoder, etrace-decode's defaults
+ * and the tests take them from here.
+ */
+#define ETRACE_QEMU_PARAMS {                            \
+    .iaddress_width = 64,                               \
+    .iaddress_lsb = 1,                                  \
+    .privilege_width = 3,                               \
+    .ecause_width = 6,                                  \
+    .f0s_width = 1,                                     \
+    .cache_size = ETRACE_JTC_MAX_BITS,                  \
+    .bpred_size = ETRACE_BPRED_MAX_BITS,                \
+    .return_stack_size = ETRACE_RSTACK_BITS,            \
+}
+
 /**
  * ETraceEncConfig: run-time options
  * @params: field widths
