@@ -1157,6 +1157,15 @@ static char *migration_end(QTestState *qts, char **error)
     g_assert_not_reached();
 }
 
+/* The migration ends and completes. */
+static void wait_migration(QTestState *qts)
+{
+    g_autofree char *status = NULL, *error = NULL;
+
+    status = migration_end(qts, &error);
+    g_assert_cmpstr(status, ==, "completed");
+}
+
 /*
  * A migration stream whose PIB sink FIFO length is larger than the
  * destination's FIFO (fifo-size 1024) is refused before any byte is
@@ -1181,11 +1190,8 @@ static void test_pib_migrate_bad_length(void)
     qts = qtest_initf("%s -S", args);
     qtest_qmp_assert_success(qts, "{ 'execute': 'migrate', 'arguments': "
                              "{ 'uri': %s } }", uri);
-    status = migration_end(qts, &error);
-    g_assert_cmpstr(status, ==, "completed");
+    wait_migration(qts);
     qtest_quit(qts);
-    g_free(status);
-    g_free(error);
 
     g_assert_true(g_file_get_contents(stream, &data, &len, NULL));
     at = memmem(data, len, name, strlen(name)) - (void *)data;
@@ -1228,7 +1234,6 @@ static void test_ram_migrate_in_reset(void)
     g_autofree char *dir = g_dir_make_tmp("riscv-trace-XXXXXX", NULL);
     g_autofree char *stream = g_strdup_printf("%s/stream", dir);
     g_autofree char *uri = g_strdup_printf("file:%s", stream);
-    g_autofree char *status = NULL, *error = NULL;
     const char *args = "-machine virt,trace=on,trace-sink=ram -smp 2 "
                        "-bios none -accel tcg";
     QTestState *qts;
@@ -1238,18 +1243,14 @@ static void test_ram_migrate_in_reset(void)
     wr(qts, RAM1 + LIMIT_LOW, BUF + 0xffc);
     qtest_qmp_assert_success(qts, "{ 'execute': 'migrate', 'arguments': "
                              "{ 'uri': %s } }", uri);
-    status = migration_end(qts, &error);
-    g_assert_cmpstr(status, ==, "completed");
+    wait_migration(qts);
     qtest_quit(qts);
-    g_free(status);
-    g_free(error);
 
     qts = qtest_initf("%s -incoming defer", args);
     qtest_qmp_assert_success(qts, "{ 'execute': 'migrate-incoming', "
                              "'arguments': { 'uri': %s, "
                              "'exit-on-error': false } }", uri);
-    status = migration_end(qts, &error);
-    g_assert_cmpstr(status, ==, "completed");
+    wait_migration(qts);
     g_assert_cmphex(rd(qts, RAM0 + CONTROL), ==, EMPTY);
     g_assert_cmphex(rd(qts, RAM1 + CONTROL), ==,
                     ACTIVE | EMPTY | RAM_SMEM | ASYNC_FREQ(3));
@@ -1257,27 +1258,6 @@ static void test_ram_migrate_in_reset(void)
     qtest_quit(qts);
     unlink(stream);
     rmdir(dir);
-}
-
-static void wait_migration(QTestState *qts)
-{
-    int i;
-
-    for (i = 0; i < 5000; i++) {
-        QDict *rsp = qtest_qmp(qts, "{ 'execute': 'query-migrate' }");
-        QDict *ret = qdict_get_qdict(rsp, "return");
-        const char *status = qdict_haskey(ret, "status") ?
-                             qdict_get_str(ret, "status") : "";
-        bool done = !strcmp(status, "completed");
-
-        g_assert_cmpstr(status, !=, "failed");
-        qobject_unref(rsp);
-        if (done) {
-            return;
-        }
-        g_usleep(1000);
-    }
-    g_assert_not_reached();
 }
 
 /*

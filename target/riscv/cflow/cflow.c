@@ -22,6 +22,21 @@
 #include "cflow/cflow.h"
 #include "trace.h"
 
+/* Call @hook(env, opaque, ...) of every consumer that has it, in order. */
+#define CF_CALL_HOOKS(env, hook, ...)                                   \
+    do {                                                                \
+        RISCVCFState *cf_ = &(env)->cf;                                 \
+        unsigned i_;                                                    \
+                                                                        \
+        for (i_ = 0; i_ < cf_->nr_consumers; i_++) {                    \
+            const RISCVCFConsumer *c_ = &cf_->consumers[i_];            \
+                                                                        \
+            if (c_->ops->hook) {                                        \
+                c_->ops->hook((env), c_->opaque, ##__VA_ARGS__);        \
+            }                                                           \
+        }                                                               \
+    } while (0)
+
 void riscv_cf_register(CPURISCVState *env, const RISCVCFConsumerOps *ops,
                        void *opaque)
 {
@@ -58,19 +73,11 @@ void riscv_cf_update_needs(CPURISCVState *env)
 
 void riscv_cf_sync(CPURISCVState *env)
 {
-    RISCVCFState *cf = &env->cf;
-    unsigned n = cf->fill / sizeof(RISCVCFEvent);
-    unsigned i;
+    unsigned n = env->cf.fill / sizeof(RISCVCFEvent);
 
     /* Consumers may sync again (a CSR access from a hook): empty first. */
-    cf->fill = 0;
-    for (i = 0; i < cf->nr_consumers; i++) {
-        const RISCVCFConsumer *c = &cf->consumers[i];
-
-        if (c->ops->drain) {
-            c->ops->drain(env, c->opaque, env->cf_buf, n);
-        }
-    }
+    env->cf.fill = 0;
+    CF_CALL_HOOKS(env, drain, env->cf_buf, n);
 }
 
 /* Translated code filled the buffer. */
@@ -98,16 +105,7 @@ void helper_cf_insn_limit(CPURISCVState *env, uint32_t len)
                   (uint64_t)env->mhartid, (vaddr)env->pc);
     env->cf.insn_step = !at_limit;
     if (at_limit) {
-        RISCVCFState *cf = &env->cf;
-        unsigned i;
-
-        for (i = 0; i < cf->nr_consumers; i++) {
-            const RISCVCFConsumer *c = &cf->consumers[i];
-
-            if (c->ops->insn_limit) {
-                c->ops->insn_limit(env, c->opaque);
-            }
-        }
+        CF_CALL_HOOKS(env, insn_limit);
     }
     riscv_cf_update_needs(env);
     cpu_loop_exit(cs);
@@ -115,69 +113,34 @@ void helper_cf_insn_limit(CPURISCVState *env, uint32_t len)
 
 void riscv_cf_trap(CPURISCVState *env, const RISCVCFTrap *trap)
 {
-    RISCVCFState *cf = &env->cf;
-    unsigned i;
-
     riscv_cf_sync(env);
-    for (i = 0; i < cf->nr_consumers; i++) {
-        const RISCVCFConsumer *c = &cf->consumers[i];
-
-        if (c->ops->trap) {
-            c->ops->trap(env, c->opaque, trap);
-        }
-    }
-    cf->ebreak_len = 0;
-    cf->const_rd = 0;
+    CF_CALL_HOOKS(env, trap, trap);
+    env->cf.ebreak_len = 0;
+    env->cf.const_rd = 0;
 }
 
 void riscv_cf_trap_return(CPURISCVState *env, uint64_t retpc,
                           target_ulong target_priv, bool target_virt)
 {
-    RISCVCFState *cf = &env->cf;
     RISCVCFTrapReturn ret = {
         .retpc = retpc,
         .target_priv = target_priv,
         .target_virt = target_virt,
     };
-    unsigned i;
 
     riscv_cf_sync(env);
-    for (i = 0; i < cf->nr_consumers; i++) {
-        const RISCVCFConsumer *c = &cf->consumers[i];
-
-        if (c->ops->trap_return) {
-            c->ops->trap_return(env, c->opaque, &ret);
-        }
-    }
+    CF_CALL_HOOKS(env, trap_return, &ret);
 }
 
 void riscv_cf_before_mode_change(CPURISCVState *env)
 {
-    RISCVCFState *cf = &env->cf;
-    unsigned i;
-
     riscv_cf_sync(env);
-    for (i = 0; i < cf->nr_consumers; i++) {
-        const RISCVCFConsumer *c = &cf->consumers[i];
-
-        if (c->ops->before_mode_change) {
-            c->ops->before_mode_change(env, c->opaque);
-        }
-    }
+    CF_CALL_HOOKS(env, before_mode_change);
 }
 
 void riscv_cf_after_mode_change(CPURISCVState *env)
 {
-    RISCVCFState *cf = &env->cf;
-    unsigned i;
-
-    for (i = 0; i < cf->nr_consumers; i++) {
-        const RISCVCFConsumer *c = &cf->consumers[i];
-
-        if (c->ops->after_mode_change) {
-            c->ops->after_mode_change(env, c->opaque);
-        }
-    }
+    CF_CALL_HOOKS(env, after_mode_change);
     riscv_cf_update_needs(env);
 }
 
