@@ -5,8 +5,10 @@
 # QEMU tree: overlay and patches applied in order, incremental updates
 # (unchanged files keep their mtime), removal of a patch restoring the
 # base, and the error messages for a broken patch, an unlisted patch, an
-# overlay file shadowing a QEMU file and a base that cannot be found.
-# Output is TAP.
+# overlay file shadowing a QEMU file or missing from patches/new-files
+# and a base that cannot be found; scripts/refresh-patch writing an edit
+# of the prepared tree back into its patch, and refusing one that
+# belongs to a later patch.  Output is TAP.
 
 import os
 import shutil
@@ -84,6 +86,8 @@ def run_tests(tmp):
     write(os.path.join(patches, '0002-csr.patch'), p2)
     write(os.path.join(patches, 'series'),
           '# order\n0001-cpu.patch\n0002-csr.patch\n')
+    write(os.path.join(patches, 'new-files'),
+          '# the overlay\n0001-cpu.patch:\n    target/riscv/ctr/ctr.c\n')
 
     cache = os.path.join(tmp, 'cache')
     env = dict(os.environ, RVCFO_CACHE=cache, RVCFO_OFFLINE='1',
@@ -93,6 +97,22 @@ def run_tests(tmp):
     def prepare():
         return subprocess.run([os.path.join(repo, 'scripts/prepare'), base],
                               env=env, capture_output=True, text=True)
+
+    # Every overlay file is listed in patches/new-files, under a patch.
+    write(os.path.join(repo, 'target/riscv/ctr/new.c'), 'unlisted\n')
+    r = prepare()
+    check('overlay file missing from patches/new-files is an error',
+          r.returncode != 0 and 'overlay file target/riscv/ctr/new.c is '
+          'not in patches/new-files' in r.stderr, r.stderr)
+    os.unlink(os.path.join(repo, 'target/riscv/ctr/new.c'))
+    write(os.path.join(patches, 'new-files'),
+          '0009-none.patch:\n    target/riscv/ctr/ctr.c\n')
+    r = prepare()
+    check('patches/new-files naming no patch of the series is an error',
+          r.returncode != 0 and '"0009-none.patch:" is not "PATCH:"'
+          in r.stderr, r.stderr)
+    write(os.path.join(patches, 'new-files'),
+          '0001-cpu.patch:\n    target/riscv/ctr/ctr.c\n')
 
     r = prepare()
     check('first prepare succeeds', r.returncode == 0, r.stderr)
@@ -139,6 +159,7 @@ def run_tests(tmp):
 
     # Dropping an overlay file removes it.
     os.unlink(os.path.join(repo, 'target/riscv/ctr/ctr.c'))
+    write(os.path.join(patches, 'new-files'), '')
     r = prepare()
     check('dropped overlay file is removed',
           r.returncode == 0 and
@@ -174,12 +195,18 @@ def run_tests(tmp):
 
     # An overlay file must not shadow a QEMU file.
     write(os.path.join(repo, 'target/riscv/ctr/../../../include/x.h'), 'x\n')
+    write(os.path.join(patches, 'new-files'),
+          '0001-cpu.patch:\n    include/x.h\n')
     write(os.path.join(base, 'include/x.h'), 'x\n')
     r = prepare()
     check('overlay shadowing a QEMU file is an error',
           r.returncode != 0 and 'overlay file include/x.h exists in QEMU'
           in r.stderr, r.stderr)
     os.unlink(os.path.join(base, 'include/x.h'))
+    os.unlink(os.path.join(repo, 'include/x.h'))
+    write(os.path.join(patches, 'new-files'), '')
+
+    refresh_tests(tmp, base, repo, env)
 
     # A tree of another version is refused.
     write(os.path.join(base, 'VERSION'), '9.0.0\n')
@@ -204,6 +231,88 @@ def run_tests(tmp):
                        env=env, capture_output=True, text=True)
     check('tarball with wrong sha256 is refused',
           r.returncode != 0 and 'matches neither' in r.stderr, r.stderr)
+
+
+def refresh_tests(tmp, base, repo, env):
+    """scripts/refresh-patch on two patches that edit one file."""
+    lines = ['line %d\n' % i for i in range(1, 13)]
+    write(os.path.join(base, 'target/riscv/op.c'), ''.join(lines))
+    patches = os.path.join(repo, 'patches')
+
+    def edit(n, new):
+        out = list(lines)
+        out[n - 1] = new + '\n'
+        return out
+
+    def diff(old, new, rel='target/riscv/op.c'):
+        a = os.path.join(tmp, 'a')
+        b = os.path.join(tmp, 'b')
+        write(a, ''.join(old))
+        write(b, ''.join(new))
+        r = subprocess.run(['diff', '-u', '--label', 'a/' + rel, '--label',
+                            'b/' + rel, a, b], capture_output=True,
+                           text=True)
+        return r.stdout
+
+    p1 = edit(2, 'first patch')
+    both = list(p1)
+    both[10] = 'second patch\n'
+    write(os.path.join(patches, '0001-cpu.patch'),
+          'Subject: op: one\n\nThe body.\n---\n' + diff(lines, p1))
+    write(os.path.join(patches, '0002-csr.patch'),
+          'Subject: op: two\n\n---\n' + diff(p1, both))
+    write(os.path.join(patches, 'series'), '0001-cpu.patch\n0002-csr.patch\n')
+    src = os.path.join(env['RVCFO_CACHE'], 'src', 'target/riscv/op.c')
+
+    def run(*args):
+        r = subprocess.run([os.path.join(repo, 'scripts', args[0])] +
+                           list(args[1:]), env=env, capture_output=True,
+                           text=True)
+        return r
+    r = run('prepare', base)
+    check('two patches of one file applied',
+          r.returncode == 0 and read(src) == ''.join(both), r.stderr)
+
+    # an edit within patch 1's lines goes into patch 1, patch 2 unchanged
+    two = read(os.path.join(patches, '0002-csr.patch'))
+    edited = list(both)
+    edited[1] = 'first patch, refreshed\n'
+    write(src, ''.join(edited))
+    r = run('refresh-patch', '1')
+    text = read(os.path.join(patches, '0001-cpu.patch'))
+    check('refresh-patch writes the edit into its patch',
+          r.returncode == 0 and
+          text.startswith('Subject: op: one\n\nThe body.\n---\n') and
+          '+first patch, refreshed\n' in text and
+          '+first patch\n' not in text and
+          read(os.path.join(patches, '0002-csr.patch')) == two,
+          r.stdout + r.stderr + text)
+    r = run('prepare', base)
+    check('the refreshed series gives back the edited tree',
+          r.returncode == 0 and read(src) == ''.join(edited), r.stderr)
+    r = run('refresh-patch', '0001')
+    check('refresh-patch without an edit changes nothing',
+          r.returncode == 0 and 'is up to date' in r.stdout, r.stderr)
+
+    # an edit of a line patch 2 changes does not belong to patch 1
+    overlap = list(edited)
+    overlap[10] = 'second patch, edited\n'
+    write(src, ''.join(overlap))
+    before = read(os.path.join(patches, '0001-cpu.patch'))
+    r = run('refresh-patch', '1')
+    check('an edit overlapping a later patch is refused, naming it',
+          r.returncode != 0 and 'overlaps patches/0002-csr.patch'
+          in r.stderr and
+          read(os.path.join(patches, '0001-cpu.patch')) == before, r.stderr)
+    r = run('refresh-patch', '2')
+    check('the later patch takes that edit',
+          r.returncode == 0 and
+          '+second patch, edited\n' in
+          read(os.path.join(patches, '0002-csr.patch')), r.stderr)
+    r = run('refresh-patch', '3')
+    check('refresh-patch of no patch of the series is an error',
+          r.returncode != 0 and 'is not a patch of patches/series'
+          in r.stderr, r.stderr)
 
 
 if __name__ == '__main__':

@@ -6,8 +6,10 @@ Usage: test-series.py EXPORT SRC CHECKPATCH
 
 Runs EXPORT (scripts/export-series) into a scratch directory, then:
 - without user.name in git config it stops with an error saying so;
-- the cover letter and one patch per entry of patches/upstream-series
-  exist, each a "Subject: [PATCH nn/NN] subsystem: summary" with a
+- the cover letter and one patch per patch of patches/series exist, in
+  its order and with its subjects, each adding the overlay files
+  patches/new-files assigns to it, each a
+  "Subject: [PATCH nn/NN] subsystem: summary" with a
   Signed-off-by from git config and a body wrapped at 76 columns; the
   cover letter has its text, a shortlog and the diffstat;
 - git am applies them, in order, to a repository of the base versions of
@@ -56,9 +58,25 @@ def main():
     export, src, checkpatch = sys.argv[1:4]
     top = os.path.dirname(os.path.dirname(export))
     base = os.path.join(os.path.dirname(src), 'base', 'qemu-10.2.2')
-    with open(os.path.join(top, 'patches/upstream-series'),
-              encoding='utf-8') as f:
-        want = len([ln for ln in f if ln.startswith('Subject: ')])
+    names = []
+    with open(os.path.join(top, 'patches/series'), encoding='utf-8') as f:
+        names = [ln.strip() for ln in f
+                 if ln.strip() and not ln.startswith('#')]
+    want = len(names)
+    subjects = []
+    for n in names:
+        with open(os.path.join(top, 'patches', n), encoding='utf-8') as f:
+            subjects.append(f.readline()[len('Subject: '):].strip())
+    adds = {n: [] for n in names}
+    cur = None
+    with open(os.path.join(top, 'patches/new-files'), encoding='utf-8') as f:
+        for ln in f:
+            if ln.startswith('#') or not ln.strip():
+                continue
+            if ln[0].isspace():
+                adds[cur].append(ln.strip())
+            else:
+                cur = ln.strip().rstrip(':')
     tmp = tempfile.mkdtemp(prefix='rvcfo-test-series-')
     try:
         out = os.path.join(tmp, 'out')
@@ -87,6 +105,21 @@ def main():
         patches = [p for p in patches if p != cover]
         check(len(patches) == want, f'{want} patches',
               f'; got {len(patches)}')
+        order = []
+        for p, n, subject in zip(patches, names, subjects):
+            with open(p, encoding='utf-8') as f:
+                text = f.read()
+            m = re.search(r'^Subject: \[PATCH \d+/\d+\] (.*(?:\n .*)*)$',
+                          text, re.M)
+            got = ' '.join(ln.strip() for ln in m.group(1).split('\n')) \
+                if m else None
+            created = sorted(re.findall(r'^ create mode \d+ (\S+)$', text,
+                                        re.M))
+            if got != subject or created != sorted(adds[n]):
+                order.append(f'{os.path.basename(p)}: {got} adds {created}; '
+                             f'patches/{n}: {subject} adds {adds[n]}')
+        check(not order, 'the patches of patches/series in order, each '
+              'adding its files of patches/new-files', f'; {order}')
         bad = []
         for p in patches:
             with open(p, encoding='utf-8') as f:
