@@ -9,7 +9,8 @@
 
 /*
  * Events translated code can append before the buffer must be drained
- * (CPURISCVState.cf_buf, 128 KiB).  A drain costs a consumer little for
+ * (RISCVCFState.buf, 128 KiB, allocated for the first consumer that needs
+ * events).  A drain costs a consumer little for
  * the events it only has to skip (CTR materializes no more than sctrdepth
  * records per drain), so a buffer much longer than the deepest CTR ring
  * keeps the cost per event low.
@@ -43,7 +44,12 @@ typedef struct RISCVCFConsumer {
 } RISCVCFConsumer;
 
 typedef struct RISCVCFState {
-    /* Bytes of env->cf_buf in use: translated code appends at the end. */
+    /*
+     * Events not yet drained: the first @fill bytes of @buf, where
+     * translated code appends (RISCV_CFLOW_BUF_EVENTS of them; NULL until
+     * some consumer needs transfers or blocks).
+     */
+    RISCVCFEvent *buf;
     uint32_t fill;
     /* Union of the consumers' needs in the current mode (TB cs_base). */
     uint32_t tb_needs;

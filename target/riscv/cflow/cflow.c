@@ -68,6 +68,10 @@ void riscv_cf_update_needs(CPURISCVState *env)
     } else if (cf->insn_step) {
         needs |= RISCV_CFLOW_NEED_STEP;
     }
+    if ((needs & (RISCV_CFLOW_NEED_TYPES | RISCV_CFLOW_NEED_BLOCKS)) &&
+        !cf->buf) {
+        cf->buf = g_new(RISCVCFEvent, RISCV_CFLOW_BUF_EVENTS);
+    }
     cf->tb_needs = needs & RISCV_CFLOW_NEED_ALL;
 }
 
@@ -77,7 +81,7 @@ void riscv_cf_sync(CPURISCVState *env)
 
     /* Consumers may sync again (a CSR access from a hook): empty first. */
     env->cf.fill = 0;
-    CF_CALL_HOOKS(env, drain, env->cf_buf, n);
+    CF_CALL_HOOKS(env, drain, env->cf.buf, n);
 }
 
 /* Translated code filled the buffer. */
@@ -190,7 +194,7 @@ static void cf_unwind_block(CPURISCVState *env, uint64_t left, bool prev_rvc)
     if (!cf->fill) {
         return;
     }
-    ev = &env->cf_buf[cf->fill / sizeof(RISCVCFEvent) - 1];
+    ev = &cf->buf[cf->fill / sizeof(RISCVCFEvent) - 1];
     if (riscv_cf_event_kind(ev) != RISCV_CFLOW_EV_BLOCK) {
         return;
     }
