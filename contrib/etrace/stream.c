@@ -76,13 +76,22 @@ static int take_packet(EtdStream *m, const uint8_t *p, size_t len)
     if (shift) {
         const uint8_t *q = p + 1 + whole + tsb;
 
+        /*
+         * The payload is whole bytes after the srcID's last @shift bits;
+         * the top 8 - @shift bits of the last byte are padding, "don't
+         * care" (encapsulation.adoc, "Packet length").
+         */
         src |= (q[0] & ((1u << shift) - 1)) << (8 * whole);
-        for (i = 0; i < length; i++) {
-            unsigned next = i + 1 < length ? q[i + 1] :
-                            ((q[i] & 0x80) ? 0xff : 0);
-
-            payload[i] = (q[i] >> shift) | (uint8_t)(next << (8 - shift));
+        if (length < 2) {
+            stream_error(m, m->offset, src, ETD_ERR_UNKNOWN_PACKET,
+                         "a packet with no payload byte after its srcID");
+            m->bytes += total;
+            return total;
         }
+        for (i = 0; i + 1 < length; i++) {
+            payload[i] = (q[i] >> shift) | (uint8_t)(q[i + 1] << (8 - shift));
+        }
+        length--;
     } else {
         memcpy(payload, p + 1 + whole + tsb, length);
     }

@@ -305,6 +305,29 @@ static void test_encap_srcid(void)
     g_assert_cmpmem(out, 9, ((uint8_t []){ 0x82, 0x9a, 0x78, 0x56, 0x34,
                                            0x12, 0x00, 0xfa, 0x01 }), 9);
 
+    /*
+     * The payload is whole bytes: format 2 with address 0 compresses to
+     * 3 bits (10 and a sign bit 0), sign-extended to the byte 0x02.  With
+     * a 4-bit srcID that is 12 bits, length 2: 0xa | 0x2 << 4 = 0x2a,
+     * then the payload's bits 7:4 (0) and 4 bits of padding.  (3 + 4
+     * bits would fit one byte: the payload must not be cut there.)
+     */
+    t = (ETraceTeInst) { .format = ETRACE_FMT_ADDR };
+    etrace_te_inst_pack(&b, &rv64, &t);
+    e.timestamp_bytes = 0;
+    g_assert_cmpuint(etrace_encap(out, &e, &b, 0), ==, 3);
+    g_assert_cmpmem(out, 3, ((uint8_t []){ 0x02, 0x2a, 0x00 }), 3);
+    /* 12 bits: 0xc5, then 0x3 | 0x2 << 4, then the rest of the byte */
+    e.srcid_bits = 12;
+    e.srcid = 0x3c5;
+    g_assert_cmpuint(etrace_encap(out, &e, &b, 0), ==, 4);
+    g_assert_cmpmem(out, 4, ((uint8_t []){ 0x02, 0xc5, 0x23, 0x00 }), 4);
+    /* an 8-bit srcID needs no padding: one payload byte */
+    e.srcid_bits = 8;
+    e.srcid = 0x5a;
+    g_assert_cmpuint(etrace_encap(out, &e, &b, 0), ==, 3);
+    g_assert_cmpmem(out, 3, ((uint8_t []){ 0x01, 0x5a, 0x02 }), 3);
+
     /* N = 31 + T + S null.idle, then a null.alignment */
     g_assert_cmpuint(etrace_encap_sync_len(0, 0), ==, 32);
     g_assert_cmpuint(etrace_encap_sync_len(12, 0), ==, 33);

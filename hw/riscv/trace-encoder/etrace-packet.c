@@ -392,7 +392,13 @@ unsigned etrace_encap(uint8_t *out, const ETraceEncap *e,
 {
     unsigned whole = e->srcid_bits / 8;
     unsigned shift = e->srcid_bits % 8;
-    unsigned length = DIV_ROUND_UP(etrace_compressed_bits(b) + shift, 8);
+    /*
+     * The payload is sign-extended to whole bytes (payload.adoc); srcID
+     * bits past its whole bytes share the first of them, and the top of
+     * the last byte is padding (encapsulation.adoc, "Packet length").
+     */
+    unsigned length = DIV_ROUND_UP(etrace_compressed_bits(b), 8) +
+                      (shift ? 1 : 0);
     uint8_t *p = out + 1;
     unsigned i;
 
