@@ -1401,6 +1401,31 @@ static void test_enc_ir_same_code_twice(void)
 }
 
 /*
+ * An ecall right after an implicit return: a decoder (decoder.adoc,
+ * follow_execution_path) stops at a reported address that follows an
+ * uninferable discontinuity only for notify, so the ecall is reported
+ * with notify; then the handler.
+ */
+static void test_enc_ir_ecall_after_implicit(void)
+{
+    static const char *const want[] = {
+        "S ie=1 q=0 o=1",
+        "F3.0 b=1 p=3 a=800",
+        "F2 a=2 s=111 d=1f",                /* 0x1004, notify */
+        "F3.1 b=1 p=3 c=11 i=0 th=1 a=1800 tval=0",
+        "S ie=0 q=1 o=1",
+        NULL
+    };
+
+    setup_ir(false);
+    call_ret(0x1000, 0x2000, 0x2004, 2);    /* implicit, to 0x1004 */
+    trp(false, 11, 0, 0x1004, 4, M);        /* ecall at 0x1004 */
+    blk(0x3000, 4, 0x3000, 4, 1, M);
+    etrace_enc_stop(&enc, false);
+    expect(want);
+}
+
+/*
  * Options changed while branches are pending: the support packet says so
  * and the branches go out with the next packet that reports them.
  */
@@ -1729,6 +1754,8 @@ int main(int argc, char **argv)
                     test_enc_ir_failed_after_implicit);
     g_test_add_func("/etrace/enc/ir-same-code-twice",
                     test_enc_ir_same_code_twice);
+    g_test_add_func("/etrace/enc/ir-ecall-after-implicit",
+                    test_enc_ir_ecall_after_implicit);
     g_test_add_func("/etrace/enc/configure-keeps-branches",
                     test_enc_configure_keeps_branches);
     g_test_add_func("/etrace/enc/branch-prediction",

@@ -524,6 +524,7 @@ static void ir_step(ETraceEnc *e, const ETraceRow *next)
 {
     ETraceRow *cur = &e->cur;
 
+    e->ir_after_pop = false;
     if ((uint8_t)(cur->itype - ETRACE_ITYPE_NT_BRANCH) < 2) {
         /* Passes before a branch cannot be taken for a later one. */
         e->ir_npass = 0;
@@ -534,6 +535,7 @@ static void ir_step(ETraceEnc *e, const ETraceRow *next)
             e->ir_depths |= 1u << e->rdepth;
             e->ir_count++;
             e->rdepth--;
+            e->ir_after_pop = true;
             cur->itype = ETRACE_ITYPE_OTHER_INF;
         } else {
             e->ir_flip = e->rdepth;
@@ -629,14 +631,20 @@ static void etrace_enc_decide_slow(ETraceEnc *e, const ETraceRow *next,
         return;
     }
 
+    /*
+     * The reports of @cur below are not updiscon ones: right after an
+     * implicit return a decoder stops at @cur only for notify.
+     */
     if (resync_br(e)) {
         e->resync_flushed = true;
+        e->ir_notify |= e->ir_after_pop;
         send_branch(e, cur, false, false);
         return;
     }
 
     if (itype_is_exception(cur->itype) || next_exc_only ||
         (pending_branches(e) && next_priv != cur->priv)) {
+        e->ir_notify |= e->ir_after_pop;
         send_branch(e, cur, false, false);
         return;
     }
@@ -733,6 +741,7 @@ static inline void etrace_enc_decide(ETraceEnc *e, const ETraceRow *next)
     if (cur->middle) {
         e->cur_reported = false;
         e->cur_reported_updiscon = false;
+        e->ir_after_pop = false;
         return;
     }
     etrace_enc_account(e);
@@ -813,6 +822,7 @@ static void etrace_enc_reset_pipeline(ETraceEnc *e)
     e->ir_cut = false;
     e->ir_flip = 0;
     e->ir_notify = false;
+    e->ir_after_pop = false;
 }
 
 void etrace_enc_start(ETraceEnc *e)
@@ -879,6 +889,7 @@ void etrace_enc_lost(ETraceEnc *e)
     e->ir_cut = false;
     e->ir_flip = 0;
     e->ir_notify = false;
+    e->ir_after_pop = false;
     send_support(e, true, ETRACE_QUAL_TRACE_LOST);
 }
 

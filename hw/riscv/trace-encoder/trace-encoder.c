@@ -1121,6 +1121,7 @@ static const VMStateDescription vmstate_te_ir = {
                              ETRACE_IR_PASSES),
         VMSTATE_UINT8(enc.ir_npass, RISCVTraceEncoder),
         VMSTATE_UINT8(enc.ir_flip, RISCVTraceEncoder),
+        VMSTATE_BOOL(enc.ir_after_pop, RISCVTraceEncoder),
         VMSTATE_END_OF_LIST()
     }
 };

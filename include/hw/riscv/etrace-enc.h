@@ -200,6 +200,12 @@ typedef struct ETraceEnc {
      */
     bool ir_cut;
     bool ir_notify;
+    /*
+     * The row before the held one was an implicit return: a decoder
+     * stops at the held row, after that uninferable discontinuity, only
+     * for notify (decoder.adoc, follow_execution_path).
+     */
+    bool ir_after_pop;
     /* The depth of the failed return whose target is reported next. */
     uint8_t ir_flip;
     /* A synchronisation packet reported @cur. */
