@@ -125,34 +125,38 @@ static void test_encoder_registers(void)
 
     /*
      * Release from reset: every field to its default.  InstMode is
-     * hardcoded to 7 for E-Trace; resync by packets, InstSyncMax 8.
+     * hardcoded to 6 for E-Trace (control.adoc of E-Trace 2.0.5; 2.0
+     * said 7); resync by packets, InstSyncMax 8.
      */
     wr(qts, ENCODER0 + CONTROL, ACTIVE);
     g_assert_cmphex(rd(qts, ENCODER0 + CONTROL), ==,
-                    ACTIVE | EMPTY | INST_MODE(7) | SYNC_MODE(1) |
+                    ACTIVE | EMPTY | INST_MODE(6) | SYNC_MODE(1) |
                     SYNC_MAX(8));
 
     /*
      * WARL discovery, leaving Enable 0: writable are InstTracing,
      * InstStallEna, InhibitSrc, InstSyncMode (3 is implemented),
-     * InstSyncMax; InstMode stays 7, Format 0 (E-Trace), trTeContext and
+     * InstSyncMax; InstMode stays 6, Format 0 (E-Trace), trTeContext and
      * trTeInstTrigEnable 0, InstStallOrOverflow is write-1-to-clear.
      */
     wr(qts, ENCODER0 + CONTROL, ~ENABLE);
     g_assert_cmphex(rd(qts, ENCODER0 + CONTROL), ==,
-                    ACTIVE | INST_TRACING | EMPTY | INST_MODE(7) |
+                    ACTIVE | INST_TRACING | EMPTY | INST_MODE(6) |
                     STALL_ENA | INHIBIT_SRC | SYNC_MODE(3) | SYNC_MAX(15));
-    /* InstMode writes: 0, 3, 6 all leave 7. */
-    wr(qts, ENCODER0 + CONTROL, ACTIVE | INST_MODE(6) | SYNC_MODE(1));
+    /* InstMode writes: 0 (above), 3 and 7 all leave 6. */
+    wr(qts, ENCODER0 + CONTROL, ACTIVE | INST_MODE(3) | SYNC_MODE(1));
     g_assert_cmphex(rd(qts, ENCODER0 + CONTROL), ==,
-                    ACTIVE | EMPTY | INST_MODE(7) | SYNC_MODE(1));
+                    ACTIVE | EMPTY | INST_MODE(6) | SYNC_MODE(1));
+    wr(qts, ENCODER0 + CONTROL, ACTIVE | INST_MODE(7) | SYNC_MODE(1));
+    g_assert_cmphex(rd(qts, ENCODER0 + CONTROL), ==,
+                    ACTIVE | EMPTY | INST_MODE(6) | SYNC_MODE(1));
     /* InstSyncMode 2 (clock cycles) is not implemented: unchanged. */
     wr(qts, ENCODER0 + CONTROL, ACTIVE | SYNC_MODE(2));
     g_assert_cmphex(rd(qts, ENCODER0 + CONTROL), ==,
-                    ACTIVE | EMPTY | INST_MODE(7) | SYNC_MODE(1));
+                    ACTIVE | EMPTY | INST_MODE(6) | SYNC_MODE(1));
     wr(qts, ENCODER0 + CONTROL, ACTIVE | SYNC_MODE(0));
     g_assert_cmphex(rd(qts, ENCODER0 + CONTROL), ==,
-                    ACTIVE | EMPTY | INST_MODE(7) | SYNC_MODE(0));
+                    ACTIVE | EMPTY | INST_MODE(6) | SYNC_MODE(0));
 
     /*
      * trTeInstFeatures: NoAddrDiff, EnSequentialJump (2),

@@ -64,13 +64,13 @@ CASES = [
 ]
 
 
-# trTeControl: Active (0), Enable (1), InstTracing (2), InstMode 6:4 (7
+# trTeControl: Active (0), Enable (1), InstTracing (2), InstMode 6:4 (6
 # for E-Trace), InstSyncMode 17:16, InstSyncMax 23:20; trTeInstFeatures:
 # NoAddrDiff (0), EnSequentialJump (2), EnImplicitReturn (3),
 # EnBranchPrediction (4), EnJumpTargetCache (5), ImplicitReturnMode 7:6
 # (always 3, full address comparing).  Hart 0's encoder is at 0x3020000.
 def control(mode, period):
-    return 1 | 1 << 1 | 1 << 2 | 7 << 4 | mode << 16 | period << 20
+    return 1 | 1 << 1 | 1 << 2 | 6 << 4 | mode << 16 | period << 20
 
 
 IR_MODE = 3 << 6

@@ -101,10 +101,12 @@ typedef struct TETimestamp {
 } TETimestamp;
 
 /*
- * trTeInstMode does not apply to E-Trace and reads 7 (E-Trace control
- * chapter, "Optional Modes": hardcode to 7).
+ * trTeInstMode reads 6, optimized instruction trace: E-Trace's control
+ * chapter hardcodes it ("Optional and run-time configurable modes").  2.0
+ * said 7, which the Trace Control Interface reserves for vendor modes;
+ * 2.0.5 corrects it to 6, the value the Linux rvtrace driver writes.
  */
-#define TE_INST_MODE_ETRACE     7
+#define TE_INST_MODE_ETRACE     6
 /*
  * trTeInstImplicitReturnMode: 3, full address comparing (a return is
  * implicit only when it goes where the stack predicts).
