@@ -33,7 +33,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 '..', 'scripts'))
 import bench_lib  # noqa: E402
-import qemu_record  # noqa: E402
+from rvcfo import record  # noqa: E402
 
 CPU = 'rv64'
 # A tenth of bench-ctr's rounds: QEMU's -d exec log of the whole
@@ -186,12 +186,12 @@ def decoder_figures(args, n):
         subprocess.run(command(args.qemu, args.elf, 'no-trace', None) +
                        ['-d', 'in_asm', '-D', log], check=True,
                        capture_output=True)
-        rec = qemu_record.Record()
+        rec = record.Record()
         with open(log, encoding='utf-8', errors='replace') as f:
             for line in f:
                 rec.feed(line)
         rom = os.path.join(tmp, 'rom.bin')
-        addr = qemu_record.write_rom(rec.code, rom)
+        addr = record.write_rom(rec.code, rom)
         images = ['--elf', args.elf, '--bin', f'{rom}@{addr:#x}']
         print('\n| encoder options | bytes | bits per instruction | '
               'bytes per million instructions |')

@@ -21,8 +21,8 @@ Usage as a tool: etrace_craft.py --seeds DIR writes the fuzzer's seed
 corpus (fuzz-decode.c input format) into DIR.
 """
 
+import argparse
 import os
-import sys
 
 BASE = 0x80000000
 CODE = bytes.fromhex('1305300013 05f5ff e31e05fe ef00c000 67000300'
@@ -171,11 +171,14 @@ def seeds():
 
 
 def main():
-    if len(sys.argv) != 3 or sys.argv[1] != '--seeds':
-        sys.exit(__doc__)
-    os.makedirs(sys.argv[2], exist_ok=True)
+    """Write the fuzzer's seed corpus."""
+    ap = argparse.ArgumentParser(description='Hand-made E-Trace streams.')
+    ap.add_argument('--seeds', required=True, metavar='DIR',
+                    help="write the decoder fuzzer's seed corpus into DIR")
+    args = ap.parse_args()
+    os.makedirs(args.seeds, exist_ok=True)
     for name, data in seeds().items():
-        with open(os.path.join(sys.argv[2], 'seed-' + name), 'wb') as f:
+        with open(os.path.join(args.seeds, 'seed-' + name), 'wb') as f:
             f.write(data)
 
 

@@ -13,7 +13,7 @@ not follow the program (the decoder does).
 Usage as a tool: etrace_packets.py FILE [SRCID_BITS]
 """
 
-import sys
+import argparse
 
 IADDR_BITS = 63
 PRIV_BITS = 3
@@ -153,9 +153,16 @@ def describe(p):
 
 
 def main():
-    with open(sys.argv[1], 'rb') as f:
+    """Print the packets of a trace file."""
+    ap = argparse.ArgumentParser(description='Print the packets of an '
+                                 'E-Trace stream, one a line.')
+    ap.add_argument('file', help='the trace')
+    ap.add_argument('srcid_bits', nargs='?', type=int, default=0,
+                    help='bits of srcID in each header (default 0)')
+    args = ap.parse_args()
+    with open(args.file, 'rb') as f:
         data = f.read()
-    bits = int(sys.argv[2]) if len(sys.argv) > 2 else 0
+    bits = args.srcid_bits
     for srcid, p, raw in packets(data, bits):
         print(f"{srcid} {describe(p)}  [{raw.hex(' ')}]")
 

@@ -10,15 +10,16 @@
 # Paths are relative because checkpatch.pl applies its tests/ exceptions
 # to relative paths only.
 
+import argparse
 import glob
 import os
-import sys
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
 
 
 def sources():
+    """Every *.c and *.h of the repository, relative to the top."""
     for dirpath, dirnames, filenames in os.walk(TOP):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith('.'))
         for fn in sorted(filenames):
@@ -27,7 +28,12 @@ def sources():
 
 
 def main():
-    what = sys.argv[1]
+    """Print the files asked for, one a line."""
+    ap = argparse.ArgumentParser(description='Files of this repository '
+                                 'for tests/meson.build.')
+    ap.add_argument('what', choices=['qtests', 'qemu-units', 'sources',
+                                     'patches'])
+    what = ap.parse_args().what
     if what == 'qtests':
         files = [os.path.basename(f)[:-2] for f in
                  sorted(glob.glob(os.path.join(TOP, 'tests/qtest/*-test.c')))]
@@ -39,8 +45,6 @@ def main():
     elif what == 'patches':
         files = [os.path.relpath(f, TOP) for f in
                  sorted(glob.glob(os.path.join(TOP, 'patches/*.patch')))]
-    else:
-        sys.exit('usage: list-files.py qtests|qemu-units|sources|patches')
     print('\n'.join(files))
 
 

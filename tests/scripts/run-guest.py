@@ -4,7 +4,11 @@
 # Run one bare-metal guest test and judge it by what the guest says, not
 # by QEMU's exit status alone.
 #
-#   run-guest.py --checks N [--timeout S] -- QEMU ARGS...
+#   run-guest.py --qemu QEMU --elf ELF --cpu CPU --checks N
+#                [--timeout S] [-- EXTRA QEMU ARGS...]
+#
+# QEMU runs as "-M virt -bios none -display none -monitor none -serial
+# stdio -no-reboot -cpu CPU -kernel ELF EXTRA" (rvcfo.qemu.command).
 #
 # The test passes only when
 #   - QEMU exits with status 0 (the virt test finisher's pass code),
@@ -16,16 +20,14 @@
 # exits 0), or skips part of its work fails, and the message says what
 # was expected and what the guest printed.
 
-import argparse
-import re
 import subprocess
 import sys
 
-PASS_RE = re.compile(r'^PASS: (\d+) checks, 0 failed, exit code 0$', re.M)
-SKIP_RE = re.compile(r'^SKIP\b.*$', re.M)
+from rvcfo import cli, guest, qemu
 
 
 def fail(msg, out):
+    """Show the guest's output and why the test failed; returns 1."""
     sys.stdout.write(out)
     if out and not out.endswith('\n'):
         sys.stdout.write('\n')
@@ -34,28 +36,26 @@ def fail(msg, out):
 
 
 def main():
-    ap = argparse.ArgumentParser()
+    """Run the guest, judge its output; returns the exit status."""
+    ap = cli.parser('Run one bare-metal guest test.', elf=True, cpu=True,
+                    qemu_args=True)
     ap.add_argument('--checks', type=int, required=True,
                     help='number of checks the PASS line must report')
     ap.add_argument('--timeout', type=float, default=100.0)
-    ap.add_argument('cmd', nargs=argparse.REMAINDER)
-    args = ap.parse_args()
-    cmd = args.cmd[1:] if args.cmd[:1] == ['--'] else args.cmd
-    if not cmd:
-        ap.error('no QEMU command given')
+    args = cli.parse(ap)
+    cmd = qemu.command(args.qemu, cpu=args.cpu, kernel=args.elf,
+                       serial='stdio', extra=args.qemu_args)
 
     try:
-        proc = subprocess.run(cmd, stdin=subprocess.DEVNULL,
-                              stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT,
-                              timeout=args.timeout)
+        proc = qemu.run(cmd, args.timeout, stdin=subprocess.DEVNULL,
+                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     except subprocess.TimeoutExpired as e:
         out = (e.stdout or b'').decode('utf-8', 'replace')
         return fail('QEMU did not finish within %g s' % args.timeout, out)
     out = proc.stdout.decode('utf-8', 'replace').replace('\r\n', '\n')
 
-    skips = SKIP_RE.findall(out)
-    passes = PASS_RE.findall(out)
+    skips = guest.SKIP.findall(out)
+    passes = guest.PASS.findall(out)
     if proc.returncode != 0:
         return fail('QEMU exited with status %d (expected 0)'
                     % proc.returncode, out)

@@ -1,18 +1,17 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""TAP output for the test scripts that collect their checks first."""
+"""The old check()/report() interface on the package's TAP writer
+(rvcfo.tap), for test-series.py until it imports rvcfo itself."""
 
-results = []
+from rvcfo.tap import Tap
+
+_RESULTS = Tap()
 
 
 def check(ok, what, detail=''):
     """Record one check; @detail is printed only when it fails."""
-    results.append((bool(ok), what, detail))
-    return ok
+    return _RESULTS.check(ok, what, detail)
 
 
 def report():
     """Print the plan and one line per check."""
-    print(f'1..{len(results)}')
-    for i, (ok, what, detail) in enumerate(results, 1):
-        print(f'{"ok" if ok else "not ok"} {i} - {what}'
-              + ('' if ok else detail))
+    _RESULTS.done()

@@ -2,31 +2,30 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Block events of the control-flow pipeline against QEMU's own record.
 
-Usage: test-cflow-log.py QEMU ELF CPU [QEMU ARGUMENTS...]
+Usage: test-cflow-log.py --qemu QEMU --elf ELF --cpu CPU
+                         [-- QEMU ARGUMENTS...]
 
 Runs the guest once with the pipeline's event log on (-trace riscv_cf_*,
 target/riscv/cflow/cflow.c) and, in the same run, QEMU's own record of
 what it translated and executed (-d in_asm,exec,nochain,int, read as
-tests/scripts/qemu_record.py describes).
+tests/scripts/rvcfo/record.py describes).
 Every block event (first pc, last pc, sizes of the first and the last
 instruction, instruction count) must equal the block built from that
-record, in the same order, up to the end of the run (the final events may still be
-buffered when the guest's finisher stops QEMU).  A transfer event must
-leave from the last instruction of the block before it and, when a block
-follows, arrive at its first instruction.  A trap event says an
-instruction retired before the trap exactly for ecall (4 bytes) and for
-ebreak and c.ebreak (4 and 2), from the listing of the instruction at
-its epc.  Prints the first divergence with the events around it.
+record, in the same order, up to the end of the run (the final events
+may still be buffered when the guest's finisher stops QEMU).  A
+transfer event must leave from the last instruction of the block before
+it and, when a block follows, arrive at its first instruction.  A trap
+event says an instruction retired before the trap exactly for ecall (4
+bytes) and for ebreak and c.ebreak (4 and 2), from the listing of the
+instruction at its epc.  Prints the first divergence with the events around it.
 """
 
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import qemu_record  # noqa: E402
+from rvcfo import cli, qemu, record
 
 BLOCK = re.compile(r'riscv_cf_block hart \d+: block 0x([0-9a-f]+)\.\.'
                    r'0x([0-9a-f]+) first (\d) last (\d) bytes, (\d+) insns')
@@ -43,7 +42,7 @@ TAIL = 64
 
 def parse(log):
     """Return (blocks from QEMU's record, pipeline events, code listed)."""
-    rec = qemu_record.Record()
+    rec = record.Record()
     events = []
     with open(log, encoding='utf-8', errors='replace') as f:
         for line in f:
@@ -85,10 +84,9 @@ def retired_len(ev, code):
     # an ecall or ebreak that raised a double trap (16) retires as well
     if cause == 16 and insn == (0x73, 4):
         return 4
-    if cause in (3, 16) and insn and qemu_record.is_ebreak(*insn):
+    if cause in (3, 16) and insn and record.is_ebreak(*insn):
         return insn[1]
     return 0
-
 
 
 def show(ev):
@@ -104,18 +102,15 @@ def show(ev):
 
 
 def main():
-    if len(sys.argv) < 4:
-        sys.exit(__doc__)
-    qemu, elf, cpu = sys.argv[1:4]
+    """Run the guest with the event log and the record; compare."""
+    args = cli.parse(cli.parser(__doc__, elf=True, cpu=True,
+                                qemu_args=True))
     with tempfile.TemporaryDirectory() as tmp:
         log = os.path.join(tmp, 'cflow.log')
-        cmd = [qemu, '-M', 'virt', '-bios', 'none', '-display', 'none',
-               '-monitor', 'none', '-serial', 'null', '-no-reboot',
-               '-cpu', cpu, '-kernel', elf] + sys.argv[4:] + \
-              ['-d', 'trace:riscv_cf_*,in_asm,exec,nochain,int', '-D', log]
-        res = subprocess.run(cmd, timeout=600, check=False)
-        if res.returncode != 0:
-            sys.exit(f'guest failed (exit {res.returncode}): {cmd}')
+        qemu.run_guest(qemu.command(
+            args.qemu, cpu=args.cpu, kernel=args.elf, extra=args.qemu_args,
+            log_items='trace:riscv_cf_*,' + qemu.RECORD_ITEMS,
+            log_file=log), 600)
         truth, events, code = parse(log)
 
     blocks = [e for e in events if e[0] == 'block']

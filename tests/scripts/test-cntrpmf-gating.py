@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Smcntrpmf instruction counting in translated code, from the TCG ops.
 
-Usage: test-cntrpmf-gating.py QEMU ELF OFF_ELF
+Usage: test-cntrpmf-gating.py --qemu QEMU --elf ELF --off-elf OFF_ELF
 ELF is test-cntrpmf-migrate.elf: it sets mcyclecfg/minstretcfg to inhibit
 S and U, runs U-mode code and an M-mode loop.  Runs it with "-d op" under
 -icount shift=0 and checks every translated block:
@@ -21,23 +21,22 @@ S and U, runs U-mode code and an M-mode loop.  Runs it with "-d op" under
 
 import os
 import re
-import subprocess
 import sys
 import tempfile
+
+from rvcfo import cli, qemu
 
 ADD = re.compile(r'^ add_i32 (\w+),\$0x0,\$(0x[0-9a-f]+)$')
 INSN = re.compile(r'^ ---- ([0-9a-f]+) ([0-9a-f]+) ([0-9a-f]+)$')
 
 
-def blocks(qemu, elf, cpu):
+def blocks(qemu_bin, elf, cpu):
+    """The op listings of the blocks a run translated."""
     with tempfile.TemporaryDirectory() as tmp:
         log = os.path.join(tmp, 'op.log')
-        res = subprocess.run([qemu, '-M', 'virt', '-bios', 'none',
-                              '-display', 'none', '-monitor', 'none',
-                              '-serial', 'null', '-no-reboot',
-                              '-icount', 'shift=0', '-cpu', cpu,
-                              '-kernel', elf, '-d', 'op', '-D', log],
-                             timeout=300, check=False)
+        res = qemu.run(qemu.command(qemu_bin, icount='shift=0', cpu=cpu,
+                                    kernel=elf, log_items='op',
+                                    log_file=log), 300)
         if res.returncode != 0:
             sys.exit(f'guest failed with -cpu {cpu} (exit {res.returncode})')
         with open(log, encoding='utf-8', errors='replace') as f:
@@ -77,11 +76,14 @@ def check_block(lines):
 
 
 def main():
-    if len(sys.argv) != 4:
-        sys.exit(__doc__)
-    qemu, elf, off_elf = sys.argv[1:]
+    """Counting blocks with Smcntrpmf; none without it."""
+    ap = cli.parser(__doc__, elf=True)
+    ap.add_argument('--off-elf', required=True,
+                    help='a program run without Smcntrpmf')
+    args = cli.parse(ap)
+    qemu_bin, elf, off_elf = args.qemu, args.elf, args.off_elf
 
-    res = [check_block(b) for b in blocks(qemu, elf, 'rv64,smcntrpmf=on')]
+    res = [check_block(b) for b in blocks(qemu_bin, elf, 'rv64,smcntrpmf=on')]
     counting = [n for n in res if n is not None]
     print(f'smcntrpmf=on: {len(res)} blocks, {len(counting)} count '
           f'{sum(counting)} instructions, {len(res) - len(counting)} '
@@ -89,7 +91,7 @@ def main():
     if not counting or len(counting) == len(res):
         sys.exit('expected both counting and non-counting blocks')
 
-    res = [check_block(b) for b in blocks(qemu, off_elf, 'rv64')]
+    res = [check_block(b) for b in blocks(qemu_bin, off_elf, 'rv64')]
     counting = [n for n in res if n is not None]
     print(f'smcntrpmf=off: {len(res)} blocks, {len(counting)} count')
     if counting:

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """CTR costs nothing in translated code while it is inactive.
 
-Usage: test-ctr-gating.py QEMU BENCH_ELF CPU
+Usage: test-ctr-gating.py --qemu QEMU --elf BENCH_ELF --cpu CPU
 Runs the benchmark workload with "-d op" (the TCG ops of every block as
 it is translated) and looks at what the control-flow event pipeline
 emitted.  An event appended to the pipeline's buffer is the call of the
@@ -22,26 +22,24 @@ block events.
 
 import os
 import re
-import subprocess
 import sys
 import tempfile
+
+from rvcfo import cli, qemu
 
 # A constant stored into the appended slot (not into env itself).
 INFO = re.compile(r'^ st_i32 \$0x([0-9a-f]+),(?!env,)\w+,')
 COUNT = re.compile(r'^ add_i32 \w+,\$0x0,\$0x[0-9a-f]+$')
 
 
-def emitted(qemu, elf, cpu, mode):
+def emitted(qemu_bin, elf, cpu, mode):
     """Return (transfer types appended, blocks counting instructions)."""
     with tempfile.TemporaryDirectory() as tmp:
         log = os.path.join(tmp, 'op.log')
-        res = subprocess.run([qemu, '-M', 'virt', '-bios', 'none',
-                              '-display', 'none', '-monitor', 'none',
-                              '-serial', 'null', '-no-reboot',
-                              '-cpu', cpu, '-kernel', elf, '-device',
-                              f'loader,addr=0x80f00000,data={mode},'
-                              'data-len=4', '-d', 'op', '-D', log],
-                             timeout=300, check=False)
+        res = qemu.run(qemu.command(
+            qemu_bin, cpu=cpu, kernel=elf,
+            extra=qemu.loader(0x80f00000, str(mode), 4), log_items='op',
+            log_file=log), 300)
         if res.returncode != 0:
             sys.exit(f'guest failed in mode {mode} (exit {res.returncode})')
         types = []
@@ -74,26 +72,29 @@ def emitted(qemu, elf, cpu, mode):
 
 
 def main():
-    qemu, elf, cpu = sys.argv[1:4]
+    """The benchmark inactive, recording with and without NTBREN and
+    without cycle counting."""
+    args = cli.parse(cli.parser(__doc__, elf=True, cpu=True))
+    qemu_bin, elf, cpu = args.qemu, args.elf, args.cpu
     failed = False
 
-    types, counting = emitted(qemu, elf, cpu, 0)
+    types, counting = emitted(qemu_bin, elf, cpu, 0)
     print(f'inactive: {len(types)} transfers appended, '
           f'{counting} blocks counting')
     failed |= len(types) != 0 or counting != 0
 
-    every, counting = emitted(qemu, elf, cpu, 1)
+    every, counting = emitted(qemu_bin, elf, cpu, 1)
     nt = every.count(4)
     print(f'recording with NTBREN: {len(every)} transfers, {nt} not-taken, '
           f'{counting} blocks counting')
     failed |= nt == 0 or len(every) == nt or counting == 0
 
-    no_nt, counting = emitted(qemu, elf, cpu, 2)
+    no_nt, counting = emitted(qemu_bin, elf, cpu, 2)
     print(f'recording without NTBREN: {len(no_nt)} transfers, '
           f'{no_nt.count(4)} not-taken')
     failed |= len(no_nt) == 0 or no_nt.count(4) != 0
 
-    nocyc, counting = emitted(qemu, elf, cpu + ',ctr-cycles=off', 1)
+    nocyc, counting = emitted(qemu_bin, elf, cpu + ',ctr-cycles=off', 1)
     print(f'recording with ctr-cycles=off: {len(nocyc)} transfers, '
           f'{counting} blocks counting')
     failed |= len(nocyc) == 0 or counting != 0

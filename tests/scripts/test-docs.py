@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """QEMU's documentation builds with the series' pages (TAP).
 
-Usage: test-docs.py SRC BASE CACHE
+Usage: test-docs.py --src SRC --base BASE --cache CACHE
 
 Runs sphinx-build on SRC/docs (the development tree) the way QEMU's
 build does with --enable-docs --enable-werror (html, -W,
@@ -21,8 +21,10 @@ import shutil
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tap import check, report  # noqa: E402
+from rvcfo import cli, tap
+
+RESULTS = tap.Tap()
+check = RESULTS.check
 
 PAGES = [
     'system/riscv/ctr', 'system/riscv/cntrpmf', 'system/riscv/trace',
@@ -51,9 +53,15 @@ def sphinx(tree, out):
 
 
 def main():
-    if len(sys.argv) != 4:
-        sys.exit(__doc__)
-    src, base, cache = sys.argv[1:4]
+    """The base's warnings (cached), then the series' (TAP)."""
+    ap = cli.parser(__doc__, qemu=False)
+    ap.add_argument('--src', required=True, help='the prepared QEMU tree')
+    ap.add_argument('--base', required=True, help='the unpacked base tree')
+    ap.add_argument('--cache', required=True,
+                    help='a directory for the builds and the base\'s '
+                    'warnings')
+    args = cli.parse(ap)
+    src, base, cache = args.src, args.base, args.cache
     os.makedirs(cache, exist_ok=True)
 
     # the base, once per base tree and Sphinx version
@@ -101,7 +109,7 @@ def main():
                     linked.add(p)
     check(set(PAGES) == linked, 'every page of the series is linked from '
           'another page', f'; not linked: {sorted(set(PAGES) - linked)}')
-    report()
+    sys.exit(RESULTS.done())
 
 
 if __name__ == '__main__':

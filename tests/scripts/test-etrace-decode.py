@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""etrace-decode on hand-made streams: exact flows and exact errors.
+"""etrace-decode on hand-made streams: exact flows and exact errors (TAP).
 
-Usage: test-etrace-decode.py DECODER
+Usage: test-etrace-decode.py --decoder DECODER
 
 The program and packets are those of etrace_craft.py; the expected flows
 follow from the program and the packets' fields by the spec's decoder
@@ -23,10 +23,10 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import etrace_craft as c  # noqa: E402
+import etrace_craft as c
+from rvcfo import cli, tap
 
-FAILS = []
+RESULTS = tap.Tap()
 
 # etrace-decode: [byte OFFSET: ][srcID ID: ]error CODE: MESSAGE
 ERROR = re.compile(r'^etrace-decode: (?:byte (\d+): )?(?:srcID (\d+): )?'
@@ -69,11 +69,8 @@ def run(decoder, args, data, tmp):
 
 
 def check(name, cond, detail):
-    if not cond:
-        FAILS.append(f'{name}: {detail}')
-        print(f'FAIL {name}: {detail}')
-    else:
-        print(f'ok   {name}')
+    """One case: @detail is shown when it fails."""
+    RESULTS.check(cond, name, detail=f': {detail}')
 
 
 def flow_of(out):
@@ -81,7 +78,8 @@ def flow_of(out):
 
 
 def main():
-    decoder = sys.argv[1]
+    """Every case (TAP)."""
+    decoder = cli.parse(cli.parser(__doc__, qemu=False, decoder=True)).decoder
     good = c.GOOD_FLOW
     frames = [c.frame(p) for p in c.GOOD]
     with tempfile.TemporaryDirectory() as tmp:
@@ -426,9 +424,7 @@ def main():
             check(name, rc == 2 and want.found(err) and not uncoded(err),
                   f'exit {rc}: {err!r}; wanted {want}')
 
-    if FAILS:
-        sys.exit(f'{len(FAILS)} of the decoder cases failed')
-    print('every decoder case passed')
+    sys.exit(RESULTS.done())
 
 
 if __name__ == '__main__':

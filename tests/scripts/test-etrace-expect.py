@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """A traced guest program's packets against the ones worked out by hand.
 
-Usage: test-etrace-expect.py QEMU NM ELF EXPECT CPU [QEMU ARGUMENTS...]
+Usage: test-etrace-expect.py --qemu QEMU --nm NM --elf ELF --expect EXPECT
+                             --cpu CPU [-- QEMU ARGUMENTS...]
 
 Runs ELF on "-M virt,trace=on" with the PIB sink writing to a file (the
 program switches tracing on and off itself), reads the packets
@@ -20,8 +21,8 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import etrace_packets  # noqa: E402
+import etrace_packets
+from rvcfo import cli, qemu
 
 MASK63 = (1 << 63) - 1
 
@@ -62,19 +63,19 @@ def expected(path, syms):
 
 
 def main():
-    if len(sys.argv) < 6:
-        sys.exit(__doc__)
-    qemu, nm, elf, expect, cpu = sys.argv[1:6]
-    want = expected(expect, symbols(nm, elf))
+    """Run the guest traced; compare its packets with EXPECT."""
+    ap = cli.parser(__doc__, elf=True, cpu=True, qemu_args=True)
+    ap.add_argument('--nm', required=True, help='riscv64 nm')
+    ap.add_argument('--expect', required=True,
+                    help='the packets worked out by hand')
+    args = cli.parse(ap)
+    want = expected(args.expect, symbols(args.nm, args.elf))
     with tempfile.TemporaryDirectory() as tmp:
         trace = os.path.join(tmp, 'trace.bin')
-        cmd = [qemu, '-M', 'virt,trace=on,trace-chardev=tr',
-               '-chardev', f'file,id=tr,path={trace}', '-bios', 'none',
-               '-display', 'none', '-monitor', 'none', '-serial', 'null',
-               '-no-reboot', '-cpu', cpu, '-kernel', elf] + sys.argv[6:]
-        res = subprocess.run(cmd, timeout=120, check=False)
-        if res.returncode != 0:
-            sys.exit(f'guest failed (exit {res.returncode}): {cmd}')
+        qemu.run_guest(qemu.command(
+            args.qemu, machine='virt,trace=on,trace-chardev=tr',
+            chardev=qemu.trace_file(trace), cpu=args.cpu, kernel=args.elf,
+            extra=args.qemu_args), 120)
         with open(trace, 'rb') as f:
             got = [etrace_packets.describe(p)
                    for _, p, _ in etrace_packets.packets(f.read())]

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Instruction trace filters and comparators, checked against QEMU's record.
 
-Usage: test-etrace-filters.py QEMU DECODER ELF [QEMU ARGUMENTS...]
+Usage: test-etrace-filters.py --qemu QEMU --decoder DECODER --elf ELF
+                              [-- QEMU ARGUMENTS...]
 
 (QEMU ARGUMENTS: encoder options, e.g. the compression options and
 timestamps, the filters must work with; timestamps are left aside.)
@@ -11,7 +12,7 @@ The guest (tests/tcg/riscv64/test-etrace-filters.c) runs one workload
 once per phase, each phase with the filter registers this script gives
 it (the PHASES below, written into guest memory with -device loader).
 The guest is traced from reset (trace-start=on) and QEMU records what it
-executed (-d in_asm,exec,nochain,int, qemu_record.py).
+executed (-d in_asm,exec,nochain,int, rvcfo/record.py).
 
 From the record alone, this script works out which instructions and traps
 each phase's filters qualify, by the rules of the Trace Control Interface
@@ -43,21 +44,12 @@ While a comparator is in use, the hart translates blocks of one
 instruction each; without that the flows would differ.
 """
 
-import importlib.util
 import os
 import struct
-import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import qemu_record  # noqa: E402
-
-_spec = importlib.util.spec_from_file_location(
-    'roundtrip', os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                              'test-etrace-roundtrip.py'))
-roundtrip = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(roundtrip)
+from rvcfo import cli, record, roundtrip
 
 CFG_ADDR = 0x80f00000
 CFG_MAGIC = 0x46494c54
@@ -277,7 +269,7 @@ XRETS = ((0x30200073, 4), (0x10200073, 4))
 def rows(log):
     """The rows the encoder sees, from QEMU's record: ('insn', priv, pc,
     code) and ('trap', priv, epc, retired, item)."""
-    rec = qemu_record.Record()
+    rec = record.Record()
     with open(log, encoding='utf-8', errors='replace') as f:
         for line in f:
             rec.feed(line)
@@ -394,10 +386,11 @@ def fail(what, norm, want, i, k):
 
 
 def main():
-    if len(sys.argv) < 4:
-        sys.exit(__doc__)
-    qemu, decoder, elf = sys.argv[1:4]
-    options = sys.argv[4:]
+    """Trace every filter setting; compare with what qualifies."""
+    args = cli.parse(cli.parser(__doc__, elf=True, decoder=True,
+                                qemu_args=True))
+    qemu, decoder, elf = args.qemu, args.decoder, args.elf
+    options = args.qemu_args
     sym = symbols(elf)
     phase_list = phases(sym)
     with tempfile.TemporaryDirectory() as tmp:
@@ -407,7 +400,7 @@ def main():
         extra = ['-device',
                  f'loader,file={cfg},addr={CFG_ADDR:#x},force-raw=on'] + \
             options
-        log, trace = qemu_record.run_traced(qemu, elf, CPU, extra, tmp)
+        log, trace = record.run_traced(qemu, elf, CPU, extra, tmp)
         row_list = rows(log)
         want, seen, counts = expected(row_list, sym, phase_list)
         if seen != len(phase_list):
@@ -425,7 +418,7 @@ def main():
         got = roundtrip.decoded(decoder, elf, rom, trace, 0, CPU)
         items, _ = roundtrip.split_times(got.get(0, []))
         insns, runs = compare('with QEMU\'s record', items, want)
-        plain = qemu_record.run_plain(qemu, elf, CPU, extra, tmp)
+        plain = record.run_plain(qemu, elf, CPU, extra, tmp)
         got = roundtrip.decoded(decoder, elf, rom, plain, 0, CPU)
         items, _ = roundtrip.split_times(got.get(0, []))
         compare('without QEMU\'s record', items, want)

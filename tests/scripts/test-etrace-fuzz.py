@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Fuzz etrace-decode for a bounded time (libFuzzer, ASan and UBSan).
 
-Usage: test-etrace-fuzz.py CLANG TOP QEMU_SRC QEMU_BUILD OUTDIR SECONDS
+Usage: test-etrace-fuzz.py --clang CLANG --top TOP --qemu-src QEMU_SRC
+                           --qemu-build QEMU_BUILD --outdir OUTDIR
+                           [--seconds SECONDS]
 
 Builds contrib/etrace/fuzz-decode.c with the decoder's sources using
 clang -fsanitize=fuzzer,address,undefined into OUTDIR (again only when a
@@ -19,6 +21,8 @@ import subprocess
 import sys
 import tempfile
 
+from rvcfo import cli
+
 
 def pkg_config(*args):
     return subprocess.run(['pkg-config'] + list(args), check=True,
@@ -26,9 +30,22 @@ def pkg_config(*args):
 
 
 def main():
-    if len(sys.argv) != 7:
-        sys.exit(__doc__)
-    clang, top, qsrc, qbuild, outdir, seconds = sys.argv[1:]
+    """Build the fuzzer if needed, run it from the seeds."""
+    ap = cli.parser(__doc__, qemu=False)
+    ap.add_argument('--clang', required=True, help='clang')
+    ap.add_argument('--top', required=True, help='this repository')
+    ap.add_argument('--qemu-src', required=True,
+                    help='the prepared QEMU tree')
+    ap.add_argument('--qemu-build', required=True,
+                    help='the QEMU build directory')
+    ap.add_argument('--outdir', required=True,
+                    help='where the fuzzer and crashing inputs go')
+    ap.add_argument('--seconds', default='30',
+                    help='how long to fuzz (default 30)')
+    args = cli.parse(ap)
+    clang, top, qsrc, qbuild, outdir, seconds = (
+        args.clang, args.top, args.qemu_src, args.qemu_build, args.outdir,
+        args.seconds)
     os.makedirs(outdir, exist_ok=True)
     sources = [os.path.join(top, 'contrib/etrace', f) for f in
                ('fuzz-decode.c', 'decoder.c', 'image.c', 'stream.c',

@@ -3,7 +3,8 @@
 """The trace encoder costs nothing in translated code while it does not
 trace.
 
-Usage: test-etrace-gating.py QEMU ELF CPU [QEMU ARGUMENTS...]
+Usage: test-etrace-gating.py --qemu QEMU --elf ELF --cpu CPU
+                             [-- QEMU ARGUMENTS...]
 
 Runs the guest with "-d op" (the TCG ops of every block as it is
 translated) three times, under -icount so that the runs translate the
@@ -19,9 +20,10 @@ same blocks in the same order:
 
 import os
 import re
-import subprocess
 import sys
 import tempfile
+
+from rvcfo import cli, qemu
 
 # A constant info word stored into the appended slot (not into env).
 INFO = re.compile(r'^ st_i32 \$0x([0-9a-f]+),(?!env,)\w+,')
@@ -47,31 +49,27 @@ def blocks(lines):
     return tbs
 
 
-def ops(qemu, elf, cpu, machine, extra):
+def ops(args, machine):
+    """The TCG ops logged by a run on -M @machine, host addresses
+    masked."""
     with tempfile.TemporaryDirectory() as tmp:
         log = os.path.join(tmp, 'op.log')
         trace = os.path.join(tmp, 'trace.bin')
-        cmd = [qemu, '-M', machine, '-bios', 'none', '-display', 'none',
-               '-monitor', 'none', '-serial', 'null', '-no-reboot',
-               '-cpu', cpu, '-kernel', elf, '-icount', 'shift=0',
-               '-chardev', f'file,id=tr,path={trace}'] + extra + \
-              ['-d', 'op', '-D', log]
-        res = subprocess.run(cmd, timeout=300, check=False)
-        if res.returncode != 0:
-            sys.exit(f'guest failed (exit {res.returncode}): {cmd}')
+        qemu.run_guest(qemu.command(
+            args.qemu, machine=machine, cpu=args.cpu, kernel=args.elf,
+            extra=['-icount', 'shift=0'] + qemu.trace_file(trace) +
+            args.qemu_args, log_items='op', log_file=log), 300)
         with open(log, encoding='utf-8', errors='replace') as f:
             return [HOST.sub('$HOST', line) for line in f.read().splitlines()]
 
 
 def main():
-    if len(sys.argv) < 4:
-        sys.exit(__doc__)
-    qemu, elf, cpu = sys.argv[1:4]
-    extra = sys.argv[4:]
-    plain = ops(qemu, elf, cpu, 'virt', extra)
-    idle = ops(qemu, elf, cpu, 'virt,trace=on,trace-chardev=tr', extra)
-    tracing = ops(qemu, elf, cpu,
-                  'virt,trace=on,trace-chardev=tr,trace-start=on', extra)
+    """Three runs: without the encoder, not tracing, tracing."""
+    args = cli.parse(cli.parser(__doc__, elf=True, cpu=True,
+                                qemu_args=True))
+    plain = ops(args, 'virt')
+    idle = ops(args, 'virt,trace=on,trace-chardev=tr')
+    tracing = ops(args, qemu.TRACED)
 
     if not plain:
         sys.exit('no ops logged')

@@ -3,12 +3,13 @@
 """The trace encoder's packets against the reference algorithm run on
 QEMU's own record of the instructions it executed.
 
-Usage: test-etrace-model.py QEMU ELF CPU [QEMU ARGUMENTS...]
+Usage: test-etrace-model.py --qemu QEMU --elf ELF --cpu CPU
+                            [-- QEMU ARGUMENTS...]
 
 Runs the guest once with "-M virt,trace=on,trace-start=on" writing the
 trace to a file, and in the same run QEMU's own record of what it
 translated and executed (-d in_asm,exec,nochain,int, read as
-qemu_record.py describes).
+rvcfo/record.py describes).
 From that record it builds the retired-instruction stream the E-Trace
 spec's encoder sees, one instruction at a time (ingressPort.adoc): the
 instruction type from its encoding, branches taken when the next
@@ -21,14 +22,12 @@ the packets in the trace file to be exactly those, in order, apart from
 the end of the run (the finisher's spin loop).
 """
 
-import os
 import re
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import etrace_packets  # noqa: E402
-import qemu_record  # noqa: E402
+import etrace_packets
+from rvcfo import cli, record
 
 PRIV_U, PRIV_S, PRIV_M, PRIV_VU, PRIV_VS = 0, 1, 3, 5, 6
 RESYNC_MAX = 1 << (8 + 4)       # trTeInstSyncMax reset value 8, packets
@@ -43,9 +42,9 @@ def priv_of(flags):
     return {0: PRIV_U, 1: PRIV_S, 3: PRIV_M}[priv]
 
 
-def record(log):
+def read_record(log):
     """QEMU's record: blocks (dicts) and traps (tuples), in order."""
-    rec = qemu_record.Record()
+    rec = record.Record()
     with open(log, encoding='utf-8', errors='replace') as f:
         for line in f:
             rec.feed(line)
@@ -146,7 +145,7 @@ def rows_of(stream, rv32):
         # it becomes a double trap (cause 16)
         retires = not is_async and insn is not None and \
             (8 <= cause <= 11 or cause == 16 and insn == (0x73, 4) or
-             cause in (3, 16) and qemu_record.is_ebreak(*insn))
+             cause in (3, 16) and record.is_ebreak(*insn))
         # A trap taken at the target of a trap return before a block was
         # entered there comes from the mode the xRET went to, which
         # QEMU's record does not show: the packets may say any.
@@ -280,13 +279,14 @@ def model_packets(rows):
 
 
 def main():
-    if len(sys.argv) < 4:
-        sys.exit(__doc__)
-    qemu, elf, cpu = sys.argv[1:4]
+    """Trace the guest with the record; compare with the model."""
+    args = cli.parse(cli.parser(__doc__, elf=True, cpu=True,
+                                qemu_args=True))
+    cpu = args.cpu
     with tempfile.TemporaryDirectory() as tmp:
-        log, trace = qemu_record.run_traced(qemu, elf, cpu, sys.argv[4:],
-                                            tmp)
-        stream = record(log)
+        log, trace = record.run_traced(args.qemu, args.elf, cpu,
+                                       args.qemu_args, tmp)
+        stream = read_record(log)
         with open(trace, 'rb') as f:
             data = f.read()
     got = [etrace_packets.describe(p)

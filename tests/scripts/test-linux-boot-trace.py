@@ -3,7 +3,8 @@
 """Trace of a real boot: Debian's OpenSBI, traced from reset, decodes to
 exactly what QEMU executed.
 
-Usage: test-linux-boot-trace.py LINUX ROUNDTRIP QEMU DECODER PAYLOAD [ARGS]
+Usage: test-linux-boot-trace.py --linux LINUX --roundtrip ROUNDTRIP
+           --qemu QEMU --decoder DECODER --elf PAYLOAD [-- ARGS]
 
 LINUX (scripts/linux --paths) fetches the pinned packages on first use
 and names the firmware: fw_dynamic.bin, which QEMU boots with -bios, and
@@ -21,21 +22,29 @@ statistics (bits per instruction).  ARGS go to ROUNDTRIP (-smp ...).
 import subprocess
 import sys
 
+from rvcfo import cli
+
 
 def main():
-    if len(sys.argv) < 6:
-        sys.exit(__doc__)
-    linux, roundtrip, qemu, decoder, payload = sys.argv[1:6]
+    """Ask LINUX for the firmware, run ROUNDTRIP on it."""
+    ap = cli.parser(__doc__, elf=True, decoder=True, qemu_args=True)
+    ap.add_argument('--linux', required=True, help='scripts/linux')
+    ap.add_argument('--roundtrip', required=True,
+                    help='test-etrace-roundtrip.py')
+    args = cli.parse(ap)
+    linux, roundtrip, qemu, decoder, payload = (
+        args.linux, args.roundtrip, args.qemu, args.decoder, args.elf)
     res = subprocess.run([linux, '--paths', '--qemu', qemu],
                          capture_output=True, text=True, check=False)
     if res.returncode != 0:
         sys.exit(f'{linux} --paths failed (exit {res.returncode}):\n'
                  f'{res.stderr}')
     paths = dict(line.split(' ', 1) for line in res.stdout.splitlines())
-    cmd = [sys.executable, roundtrip, qemu, decoder, payload, paths['cpu'],
+    cmd = [sys.executable, roundtrip, '--qemu', qemu, '--decoder', decoder,
+           '--elf', payload, '--cpu', paths['cpu'],
            '--firmware', paths['firmware'],
            '--firmware-elf', paths['firmware-elf'] + '@0x80000000',
-           '--stats'] + sys.argv[6:]
+           '--stats', '--'] + args.qemu_args
     print(' '.join(cmd), flush=True)
     sys.exit(subprocess.run(cmd, check=False).returncode)
 

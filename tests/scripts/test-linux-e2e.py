@@ -3,7 +3,8 @@
 """Linux end to end (TAP): Debian's OpenSBI and kernel on the patched QEMU,
 checked from inside the guest.
 
-Usage: test-linux-e2e.py LINUX QEMU CFO-LOOP CFO-SYS GUEST-SCRIPT
+Usage: test-linux-e2e.py --linux LINUX --qemu QEMU --loop CFO-LOOP
+                         --sys CFO-SYS --script GUEST-SCRIPT
 
 LINUX is scripts/linux (which fetches the pinned packages into the cache
 on first use).  Two boots with every extension of the series on, two
@@ -43,8 +44,10 @@ import os
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tap import check, report  # noqa: E402
+from rvcfo import cli, tap
+
+RESULTS = tap.Tap()
+check = RESULTS.check
 
 LOOP_USER = 2 + 2 * 1000000 + 2
 SYS_CALLS = 100000
@@ -56,7 +59,7 @@ SERIES_EXTS = ['h', 'smctr', 'ssctr', 'smcntrpmf', 'sscofpmf', 'smstateen',
 # those of them Debian's Linux 7.2 knows and shows in /proc/cpuinfo
 KERNEL_KNOWS = ['h', 'sscofpmf', 'smstateen']
 START = 0x100b0             # cfo-loop's _start (lib: no relocation)
-KERNEL = 0xffffffff00000000 # kernel addresses (Sv39 and up)
+KERNEL = 0xffffffff00000000  # kernel addresses (Sv39 and up)
 PERIODS = (100003, 200003, 1000003)
 
 
@@ -178,7 +181,7 @@ def check_sampling(parts, how):
             n = period * i + 1          # the instruction after the overflow
             # 1: lui, 2: addi, then addi (odd) and bnez (even) in turn
             want.append((period, START + 4 * (n - 1 if n <= 2 else
-                                             2 + (n - 3) % 2)))
+                                              2 + (n - 3) % 2)))
         # A higher-priority interrupt (the timer) due at the same
         # instruction boundary is taken first, and LCOFI waits until the
         # kernel enables interrupts again: that sample has a kernel IP.
@@ -193,9 +196,16 @@ def check_sampling(parts, how):
 
 
 def main():
-    if len(sys.argv) != 6:
-        sys.exit(__doc__)
-    linux, qemu, loop, sysw, script = sys.argv[1:6]
+    """Boot twice and check from inside (TAP)."""
+    ap = cli.parser(__doc__)
+    ap.add_argument('--linux', required=True, help='scripts/linux')
+    ap.add_argument('--loop', required=True, help='the cfo-loop program')
+    ap.add_argument('--sys', required=True, help='the cfo-sys program')
+    ap.add_argument('--script', required=True,
+                    help='the guest script (e2e-guest.sh)')
+    args = cli.parse(ap)
+    linux, qemu, loop, sysw, script = (args.linux, args.qemu, args.loop,
+                                       args.sys, args.script)
     adds = [loop, sysw, script]
     parts = boot(linux, qemu, adds, script, ['counting', 'sampling'])
     if check(parts, 'Linux boots and runs the checks'):
@@ -205,7 +215,7 @@ def main():
                  ['-icount', 'shift=0,sleep=off'])
     if check(parts, 'Linux boots under -icount and runs perf record'):
         check_sampling(parts, 'icount')
-    report()
+    sys.exit(RESULTS.done())
 
 
 if __name__ == '__main__':

@@ -32,25 +32,18 @@ index, a size or a mode, this test
 Python 3 standard library only.
 """
 
-import argparse
 import json
 import os
 import re
 import shutil
-import signal
-import socket
-import subprocess
 import sys
 import tempfile
 import time
 
-import heapcheck
+from rvcfo import cli, heapcheck, qemu, tap
+from rvcfo.qmp import Deadline, Failure, Machine
 
-BASE = ['-bios', 'none', '-display', 'none', '-monitor', 'none',
-        '-serial', 'none']
 PADDING = 64 * 1024
-# glibc's heap checks, so that an overflow is more likely to show.
-ENV = heapcheck.env(os.environ)
 TIMEOUT = 20
 
 QEMU_VM_FILE_MAGIC = b'QEVM'
@@ -64,24 +57,24 @@ TE = 'riscv-trace-encoder'
 PIB = 'riscv-trace-pib-sink'
 RAM = 'riscv-trace-ram-sink'
 
-# name: (machine options, whether the guest runs before the save)
+# name: (-M option, other QEMU options, whether the guest runs before
+# the save)
 CONFIGS = {
-    'pib': (['-M', 'virt,trace=on',
-             '-global', PIB + '.fifo-size=1024'], False),
-    'ram': (['-M', 'virt,trace=on,trace-sink=ram'], False),
-    'ram-sram': (['-M', 'virt,trace=on,trace-sink=ram',
-                  '-global', RAM + '.sram-size=256',
+    'pib': ('virt,trace=on', ['-global', PIB + '.fifo-size=1024'], False),
+    'ram': ('virt,trace=on,trace-sink=ram', [], False),
+    'ram-sram': ('virt,trace=on,trace-sink=ram',
+                 ['-global', RAM + '.sram-size=256',
                   '-global', RAM + '.smem=off'], False),
     # Every option with state in a subsection of its own, from reset.
-    'encoder': (['-M', 'virt,trace=on,trace-start=on',
-                 '-global', TE + '.implicit-return=on',
+    'encoder': ('virt,trace=on,trace-start=on',
+                ['-global', TE + '.implicit-return=on',
                  '-global', TE + '.branch-prediction=on',
                  '-global', TE + '.timestamps=on',
                  '-global', TE + '.sequential-jumps=on'], False),
     # The hart runs the reset vector, then traps on the zeros at
     # 0x80000000; the traced hart counts its instructions.
-    'cflow': (['-M', 'virt,trace=on,trace-start=on',
-               '-cpu', 'rv64,smcntrpmf=on'], True),
+    'cflow': ('virt,trace=on,trace-start=on',
+              ['-cpu', 'rv64,smcntrpmf=on'], True),
 }
 
 # A field: (section idstr, instance id, path).  The path names the
@@ -144,10 +137,6 @@ CASES = [
       (('cpu', 0, (CF, 'env.cf.const_rd')), None, 32)],
      'failed', CHECK % (CF + '/const_rd < 32')),
 ]
-
-
-class Failure(Exception):
-    pass
 
 
 def be(data, off, size):
@@ -239,142 +228,34 @@ def locate(data, desc, section, instance, path):
 
 # QEMU and QMP.
 
-class Qemu:
-    def __init__(self, qemu, args, tmp, tag):
-        self.sock_path = os.path.join(tmp, tag + '.qmp')
-        self.err_path = os.path.join(tmp, tag + '.err')
-        self.argv = [qemu] + BASE + args + \
-            ['-qmp', 'unix:%s,server=on,wait=off' % self.sock_path]
-        with open(self.err_path, 'wb') as err:
-            self.proc = subprocess.Popen(self.argv, stdin=subprocess.DEVNULL,
-                                         stdout=subprocess.DEVNULL,
-                                         stderr=err, env=ENV)
-        self.sock = None
-        self.buf = b''
-        try:
-            self.connect()
-        except Failure:
-            self.kill()
-            raise
-
-    def connect(self):
-        end = time.monotonic() + TIMEOUT
-        while True:
-            if self.proc.poll() is not None:
-                raise Failure('QEMU exited (%s) before QMP was up'
-                              % self.status())
-            try:
-                s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-                s.settimeout(TIMEOUT)
-                s.connect(self.sock_path)
-                break
-            except OSError:
-                s.close()
-                if time.monotonic() > end:
-                    raise Failure('no QMP socket')
-                time.sleep(0.02)
-        self.sock = s
-        self.recv()
-        self.cmd('qmp_capabilities')
-
-    def status(self):
-        rc = self.proc.returncode
-        if rc is None:
-            return 'running'
-        if rc < 0:
-            try:
-                return 'signal %s' % signal.Signals(-rc).name
-            except ValueError:
-                return 'signal %d' % -rc
-        return 'exit status %d' % rc
-
-    def stderr(self):
-        with open(self.err_path, 'rb') as f:
-            return f.read().decode(errors='replace')
-
-    def recv(self):
-        while b'\n' not in self.buf:
-            try:
-                chunk = self.sock.recv(65536)
-            except OSError as e:
-                chunk = b''
-                why = str(e)
-            else:
-                why = 'connection closed'
-            if not chunk:
-                try:
-                    self.proc.wait(5)
-                except subprocess.TimeoutExpired:
-                    pass
-                raise Failure('QMP: %s, QEMU %s' % (why, self.status()))
-            self.buf += chunk
-        line, self.buf = self.buf.split(b'\n', 1)
-        return json.loads(line)
-
-    def cmd(self, name, **args):
-        msg = {'execute': name}
-        if args:
-            msg['arguments'] = args
-        try:
-            self.sock.sendall(json.dumps(msg).encode() + b'\n')
-        except OSError as e:
-            self.proc.poll()
-            raise Failure('QMP %s: %s, QEMU %s' % (name, e, self.status()))
-        while True:
-            r = self.recv()
-            if 'return' in r:
-                return r['return']
-            if 'error' in r:
-                raise Failure('QMP %s: %s' % (name, r['error']['desc']))
-
-    def wait_migration(self):
-        end = time.monotonic() + TIMEOUT
-        while True:
-            r = self.cmd('query-migrate')
-            if r.get('status') in ('completed', 'failed', 'cancelled'):
-                return r
-            if time.monotonic() > end:
-                raise Failure('migration still %s' % r.get('status'))
-            time.sleep(0.02)
-
-    def quit(self):
-        """QMP quit; the exit status must be 0."""
-        try:
-            self.cmd('quit')
-        except Failure:
-            pass
-        try:
-            self.proc.wait(TIMEOUT)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-        self.close()
-        if self.proc.returncode != 0:
-            raise Failure('QEMU ended with %s' % self.status())
-
-    def close(self):
-        if self.sock:
-            self.sock.close()
-            self.sock = None
-
-    def kill(self):
-        self.close()
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
+def start(qemu_bin, machine, args, tmp, tag):
+    """A QEMU of -M @machine and @args under glibc's heap checks,
+    connected to QMP."""
+    sock = os.path.join(tmp, tag + '.qmp')
+    cmd = qemu.command(qemu_bin, machine=machine, serial='none',
+                       no_reboot=False, extra=args, qmp=sock)
+    vm = Machine(tag, cmd, sock, Deadline(3 * TIMEOUT),
+                 env=heapcheck.env(os.environ), verbose=False)
+    try:
+        vm.connect()
+    except Failure:
+        vm.kill()
+        raise
+    return vm
 
 
-def save(qemu, tmp, name):
+def save(qemu_bin, tmp, name):
     """Save configuration @name's state into a file; return its bytes."""
-    args, run = CONFIGS[name]
+    machine, args, run = CONFIGS[name]
     path = os.path.join(tmp, name + '.mig')
-    vm = Qemu(qemu, args + ([] if run else ['-S']), tmp, name + '-src')
+    vm = start(qemu_bin, machine, args + ([] if run else ['-S']), tmp,
+               name + '-src')
     try:
         if run:
             time.sleep(0.2)
             vm.cmd('stop')
         vm.cmd('migrate', uri='file:' + path)
-        r = vm.wait_migration()
+        r = vm.wait_migration('save', fail=False)
         if r['status'] != 'completed':
             raise Failure('saving: %s %s' % (r['status'],
                                              r.get('error-desc', '')))
@@ -385,76 +266,63 @@ def save(qemu, tmp, name):
         return f.read()
 
 
-def load(qemu, tmp, name, tag, data):
+def load(qemu_bin, tmp, name, tag, data):
     """Load @data into a destination of configuration @name: the
     migration's status, its error-desc, and what went wrong after it
     (None: QEMU still answered and quit with status 0)."""
     path = os.path.join(tmp, tag + '.mig')
     with open(path, 'wb') as f:
         f.write(data + bytes(PADDING))
-    vm = Qemu(qemu, CONFIGS[name][0] + ['-incoming', 'defer'], tmp,
-              tag + '-dst')
+    machine, args, _ = CONFIGS[name]
+    vm = start(qemu_bin, machine, args + ['-incoming', 'defer'], tmp,
+               tag + '-dst')
     try:
         try:
             vm.cmd('migrate-incoming', uri='file:' + path,
                    **{'exit-on-error': False})
-            r = vm.wait_migration()
+            r = vm.wait_migration('load', fail=False)
         except Failure as e:
             vm.kill()
-            return None, None, str(e), vm.stderr()
+            return None, None, str(e), vm.stderr_text()
         status, desc = r['status'], r.get('error-desc', '')
         try:
             vm.cmd('query-status')
             vm.quit()
         except Failure as e:
             vm.kill()
-            return status, desc, str(e), vm.stderr()
-        return status, desc, None, vm.stderr()
+            return status, desc, str(e), vm.stderr_text()
+        return status, desc, None, vm.stderr_text()
     finally:
         vm.kill()
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    ap.add_argument('--qemu', default=os.environ.get('QTEST_QEMU_BINARY'),
-                    help='qemu-system-riscv64 (default: '
-                         '$QTEST_QEMU_BINARY)')
+    ap = cli.parser(__doc__)
     ap.add_argument('--keep', metavar='DIR',
                     help='keep the streams and logs in DIR')
-    args = ap.parse_args()
-    if not args.qemu:
-        ap.error('no QEMU: --qemu or $QTEST_QEMU_BINARY')
-    qemu = args.qemu
+    args = cli.parse(ap)
+    qemu_bin = args.qemu
     tmp = args.keep or tempfile.mkdtemp(prefix='migrate-validate-')
     os.makedirs(tmp, exist_ok=True)
     used = [c for c in CONFIGS if any(case[1] == c for case in CASES)]
-    print('1..%d' % (len(used) + len(CASES)), flush=True)
-    n = 0
-    failed = 0
+    results = tap.Tap(plan=len(used) + len(CASES))
     streams = {}
     started = time.monotonic()
 
     def result(ok, what, notes):
-        nonlocal n, failed
-        n += 1
-        failed += not ok
-        print('%s %d - %s' % ('ok' if ok else 'not ok', n, what))
-        for note in notes:
-            for line in note.rstrip().splitlines():
-                print('# ' + line)
-        sys.stdout.flush()
+        results.check(ok, what, notes=notes)
 
     try:
         for name in used:
             notes = []
             try:
-                streams[name] = data = save(qemu, tmp, name)
+                streams[name] = data = save(qemu_bin, tmp, name)
                 vmdesc(data)
-                status, err, broken, log = load(qemu, tmp, name,
+                status, err, broken, log = load(qemu_bin, tmp, name,
                                                 name + '-valid', data)
                 ok = status == 'completed' and not broken
-                notes.append('%d bytes, loaded: %s %s' % (len(data), status,
-                                                         err or ''))
+                notes.append('%d bytes, loaded: %s %s'
+                             % (len(data), status, err or ''))
                 if broken:
                     notes.append(broken)
                 if not ok and log:
@@ -486,7 +354,7 @@ def main():
                     if old is not None and was != old:
                         raise Failure('expected 0x%x there' % old)
                     bad[off:off + size] = new.to_bytes(size, 'big')
-                status, err, broken, log = load(qemu, tmp, config, case,
+                status, err, broken, log = load(qemu_bin, tmp, config, case,
                                                 bytes(bad))
                 notes.append('migration %s%s' % (status,
                                                  ': ' + err if err else ''))
@@ -506,8 +374,8 @@ def main():
     finally:
         if not args.keep:
             shutil.rmtree(tmp, ignore_errors=True)
-    print('# %.1f s' % (time.monotonic() - started))
-    sys.exit(1 if failed else 0)
+    results.comment('%.1f s' % (time.monotonic() - started))
+    sys.exit(results.done())
 
 
 if __name__ == '__main__':

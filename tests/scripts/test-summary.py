@@ -4,6 +4,7 @@
 # Test of scripts/lib/summary.py on a synthetic meson testlog.json: one
 # line per test and TAP subtest, failing output shown, the closing
 # "N passed, N failed, N skipped" line and the exit status.  TAP output.
+"""Test of scripts/lib/summary.py on a synthetic testlog.json (TAP)."""
 
 import json
 import os
@@ -11,12 +12,15 @@ import subprocess
 import sys
 import tempfile
 
+from rvcfo import cli, tap
+
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
 SUMMARY = os.path.join(TOP, 'scripts/lib/summary.py')
 
 
 def run(tests):
+    """summary.py on @tests: its exit status and its lines."""
     with tempfile.NamedTemporaryFile('w', suffix='.json', delete=False) as f:
         for t in tests:
             f.write(json.dumps(t) + '\n')
@@ -29,7 +33,12 @@ def run(tests):
 
 
 def main():
-    results = []
+    """Two synthetic logs (TAP)."""
+    cli.parse(cli.parser(__doc__, qemu=False))
+    results = tap.Tap()
+
+    def result(name, ok):
+        results.check(ok, name)
 
     rc, out = run([
         {'name': 'b', 'result': 'OK', 'duration': 1.0, 'stdout': ''},
@@ -41,28 +50,25 @@ def main():
          'stdout': '1..3\nok 1 - /x/one\nnot ok 2 - /x/two\n'
                    'ok 3 /x/three # SKIP no machine\n'},
     ])
-    results.append(('exit status 1 when a test failed', rc == 1))
-    results.append(('last line counts tests',
-                    out[-1] == '2 passed, 2 failed, 1 skipped'))
-    results.append(('one line per test, sorted',
-                    [l.split()[:2] for l in out if not l.startswith(' ')][:5]
-                    == [['FAIL', 'a'], ['PASS', 'b'], ['SKIP', 'c'],
-                        ['FAIL', 'd'], ['PASS', 't']]))
-    results.append(('failing output shown',
-                    '     | FAIL x.c:3: v: expected 0x1 (1), got 0x2' in out))
-    results.append(('TAP subtests listed',
-                    '       PASS /x/one' in out and
-                    '       FAIL /x/two' in out and
-                    '       SKIP /x/three' in out))
+    result('exit status 1 when a test failed', rc == 1)
+    result('last line counts tests',
+           out[-1] == '2 passed, 2 failed, 1 skipped')
+    result('one line per test, sorted',
+           [ln.split()[:2] for ln in out if not ln.startswith(' ')][:5]
+           == [['FAIL', 'a'], ['PASS', 'b'], ['SKIP', 'c'],
+               ['FAIL', 'd'], ['PASS', 't']])
+    result('failing output shown',
+           '     | FAIL x.c:3: v: expected 0x1 (1), got 0x2' in out)
+    result('TAP subtests listed',
+           '       PASS /x/one' in out and
+           '       FAIL /x/two' in out and
+           '       SKIP /x/three' in out)
 
     rc, out = run([{'name': 'a', 'result': 'OK', 'duration': 1.0}])
-    results.append(('exit status 0 and no skip count when all pass',
-                    rc == 0 and out[-1] == '1 passed, 0 failed'))
+    result('exit status 0 and no skip count when all pass',
+           rc == 0 and out[-1] == '1 passed, 0 failed')
 
-    print('1..%d' % len(results))
-    for i, (name, ok) in enumerate(results, 1):
-        print('%s %d - %s' % ('ok' if ok else 'not ok', i, name))
-    return 0 if all(ok for _, ok in results) else 1
+    return results.done()
 
 
 if __name__ == '__main__':

@@ -24,7 +24,6 @@ Usage: test-trace-fuzz.py --qemu QEMU --elf ELF [--seed N ...]
                           [--iterations N] [--timeout S] [--only NAME]
 """
 
-import argparse
 import os
 import shlex
 import signal
@@ -33,7 +32,8 @@ import sys
 import tempfile
 import time
 
-import heapcheck
+from rvcfo import cli, heapcheck, qemu, tap
+from rvcfo.qmp import describe_status
 
 CONFIG_ADDR = 0x80fff000
 CONFIG_MAGIC = 0x5446555a
@@ -65,6 +65,7 @@ def config_words(seed, iterations, topology, harts, sram):
 
 
 def command(args, topology, harts, sram, seed, serial):
+    """The QEMU command line of one run."""
     machine = 'virt,trace=on'
     extra = []
     if topology == 'pib':
@@ -77,23 +78,10 @@ def command(args, topology, harts, sram, seed, serial):
     if harts > 1:
         extra += ['-accel', 'tcg,thread=multi']
     w0, w1 = config_words(seed, args.iterations, topology, harts, sram)
-    return [args.qemu, '-M', machine, '-smp', str(harts), '-bios', 'none',
-            '-display', 'none', '-monitor', 'none', '-serial', serial,
-            '-no-reboot', '-kernel', args.elf,
-            '-device', f'loader,addr={CONFIG_ADDR:#x},data={w0:#x},'
-                       'data-len=8',
-            '-device', f'loader,addr={CONFIG_ADDR + 8:#x},data={w1:#x},'
-                       'data-len=8'] + extra
-
-
-def describe_status(rc):
-    if rc < 0:
-        try:
-            name = signal.Signals(-rc).name
-        except ValueError:
-            name = f'signal {-rc}'
-        return f'QEMU killed by {name}'
-    return f'QEMU exited with status {rc}'
+    return qemu.command(args.qemu, machine=machine, serial=serial,
+                        smp=harts, kernel=args.elf,
+                        extra=qemu.loader(CONFIG_ADDR, w0, 8) +
+                        qemu.loader(CONFIG_ADDR + 8, w1, 8) + extra)
 
 
 def run_one(args, name, topology, harts, sram, seed, tmpdir):
@@ -114,7 +102,8 @@ def run_one(args, name, topology, harts, sram, seed, tmpdir):
         problems.append(f'timeout after {args.timeout} s')
     elapsed = time.monotonic() - start
     if not problems and proc.returncode != 0:
-        problems.append(describe_status(proc.returncode))
+        problems.append('QEMU ended with '
+                        + describe_status(proc.returncode))
     try:
         with open(serial_path, encoding='utf-8', errors='replace') as f:
             serial = f.read().splitlines()
@@ -144,11 +133,7 @@ def run_one(args, name, topology, harts, sram, seed, tmpdir):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    parser.add_argument('--qemu', required=True,
-                        help='qemu-system-riscv64 to test')
-    parser.add_argument('--elf', required=True,
-                        help='test-trace-fuzz.elf')
+    parser = cli.parser(__doc__, elf=True)
     parser.add_argument('--seed', type=lambda s: int(s, 0), action='append',
                         help='seed (32 bits; repeat for several; default 1)')
     parser.add_argument('--iterations', type=lambda s: int(s, 0),
@@ -158,34 +143,31 @@ def main():
     parser.add_argument('--only', action='append',
                         help='run this configuration only (repeatable): '
                              + ', '.join(m[0] for m in MATRIX))
-    args = parser.parse_args()
+    args = cli.parse(parser)
     seeds = args.seed or [1]
     matrix = MATRIX
     if args.only:
         unknown = set(args.only) - {m[0] for m in MATRIX}
         if unknown:
-            parser.error('unknown configuration: ' + ', '.join(sorted(unknown)))
+            parser.error('unknown configuration: '
+                         + ', '.join(sorted(unknown)))
         matrix = [m for m in MATRIX if m[0] in args.only]
     if not 0 < args.iterations < 1 << 32:
         parser.error('--iterations must be from 1 to 2^32 - 1')
 
     runs = [(m, seed) for seed in seeds for m in matrix]
-    print(f'1..{len(runs)}')
-    failed = 0
+    results = tap.Tap(plan=len(runs))
     total = time.monotonic()
     with tempfile.TemporaryDirectory(prefix='trace-fuzz-') as tmpdir:
-        for i, ((name, topology, harts, sram), seed) in enumerate(runs, 1):
+        for (name, topology, harts, sram), seed in runs:
             ok, diag, elapsed = run_one(args, name, topology, harts, sram,
                                         seed, tmpdir)
-            failed += not ok
-            print(f'{"ok" if ok else "not ok"} {i} - {name} seed {seed}')
-            print(f'# {elapsed:.1f} s')
-            for line in diag:
-                print('# ' + line)
-            sys.stdout.flush()
-    print(f'# {len(runs) - failed} passed, {failed} failed in '
-          f'{time.monotonic() - total:.0f} s')
-    sys.exit(1 if failed else 0)
+            results.check(ok, f'{name} seed {seed}',
+                          notes=[f'{elapsed:.1f} s'] + diag)
+    results.comment(f'{len(runs) - results.failed} passed, '
+                    f'{results.failed} failed in '
+                    f'{time.monotonic() - total:.0f} s')
+    sys.exit(results.done())
 
 
 if __name__ == '__main__':

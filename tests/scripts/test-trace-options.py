@@ -4,16 +4,16 @@
 message; the encoder properties for a trace started from reset set the
 registers they name (TAP).
 
-Usage: test-trace-options.py QEMU
+Usage: test-trace-options.py --qemu QEMU
 """
 
 import json
 import re
-import subprocess
 import sys
 
+from rvcfo import cli, qemu, tap
+
 SERIAL = ['-serial', 'null']
-BASE = ['-bios', 'none', '-display', 'none', '-monitor', 'none', '-S']
 
 
 def funnels(harts):
@@ -92,64 +92,56 @@ REGISTERS = [
 
 def diagnose(res):
     """QEMU's exit status and what it printed, as TAP comments."""
-    print(f'# exit {res.returncode}, stderr:')
-    for line in res.stderr.strip().splitlines():
-        print(f'#   {line}')
+    return [f'exit {res.returncode}, stderr:'] + \
+        [f'  {line}' for line in res.stderr.strip().splitlines()]
 
 
-def registers(qemu, args):
+def run(qemu_bin, args, stdin):
+    """QEMU stopped (-S) with @args (-M included), @stdin as its
+    input."""
+    return qemu.run(qemu.command(qemu_bin, machine=None, serial=None,
+                                 no_reboot=False, extra=args, stopped=True),
+                    60, capture_output=True, text=True, input=stdin)
+
+
+def registers(qemu_bin, args):
     """trTeControl and trTeInstFeatures of hart 0's encoder after reset."""
     cmds = [{'execute': 'qmp_capabilities'},
             {'execute': 'human-monitor-command',
              'arguments': {'command-line': 'xp /3wx 0x3020000'}},
             {'execute': 'quit'}]
-    res = subprocess.run([qemu] + BASE + SERIAL +
-                         ['-M', 'virt,trace=on,trace-start=on',
-                          '-qmp', 'stdio'] + args,
-                         capture_output=True, text=True, timeout=60,
-                         input=''.join(json.dumps(c) + '\n' for c in cmds))
+    res = run(qemu_bin, SERIAL + ['-M', 'virt,trace=on,trace-start=on',
+                                  '-qmp', 'stdio'] + args,
+              ''.join(json.dumps(c) + '\n' for c in cmds))
     m = re.search(r'0x([0-9a-f]{8}) 0x[0-9a-f]{8} 0x([0-9a-f]{8})',
                   res.stdout)
     return (int(m.group(1), 16), int(m.group(2), 16)) if m else None
 
 
 def main():
-    qemu = sys.argv[1]
-    print(f'1..{len(CASES) + 1 + len(REGISTERS)}')
-    failed = 0
-    for i, (what, args, message) in enumerate(CASES, 1):
+    """Every bad combination, 88 harts, the registers (TAP)."""
+    qemu_bin = cli.parse(cli.parser(__doc__)).qemu
+    results = tap.Tap(plan=len(CASES) + 1 + len(REGISTERS))
+    for what, args, message in CASES:
         if '-serial' not in args:
             args = SERIAL + args
-        res = subprocess.run([qemu] + BASE + args, capture_output=True,
-                             text=True, timeout=60, input='')
+        res = run(qemu_bin, args, '')
         # error_fatal exits with 1; an abort or a crash is a signal.
         ok = res.returncode == 1 and message in res.stderr
-        failed += not ok
-        print(f'{"ok" if ok else "not ok"} {i} - {what}')
-        if not ok:
-            diagnose(res)
+        results.check(ok, what, notes=[] if ok else diagnose(res))
     # 88 harts still fit: 11 + 2 + 1 funnels.
-    res = subprocess.run([qemu] + BASE + SERIAL +
-                         ['-M', 'virt,trace=on', '-smp', '88', '-m', '2G',
-                          '-qmp', 'stdio'],
-                         capture_output=True, text=True, timeout=60,
-                         input='{"execute": "qmp_capabilities"}\n'
-                               '{"execute": "quit"}\n')
+    res = run(qemu_bin, SERIAL + ['-M', 'virt,trace=on', '-smp', '88',
+                                  '-m', '2G', '-qmp', 'stdio'],
+              '{"execute": "qmp_capabilities"}\n{"execute": "quit"}\n')
     ok = res.returncode == 0
-    failed += not ok
-    print(f'{"ok" if ok else "not ok"} {len(CASES) + 1} - 88 harts fit')
-    if not ok:
-        diagnose(res)
-    for i, (what, args, ctl, features) in enumerate(REGISTERS,
-                                                    len(CASES) + 2):
-        got = registers(qemu, args)
+    results.check(ok, '88 harts fit', notes=[] if ok else diagnose(res))
+    for what, args, ctl, features in REGISTERS:
+        got = registers(qemu_bin, args)
         ok = got == (ctl, features)
-        failed += not ok
-        print(f'{"ok" if ok else "not ok"} {i} - {what}')
-        if not ok:
-            print(f'# trTeControl, trTeInstFeatures: {got}, wanted '
-                  f'{(hex(ctl), hex(features))}')
-    sys.exit(1 if failed else 0)
+        results.check(ok, what, notes=[] if ok else [
+            f'trTeControl, trTeInstFeatures: {got}, wanted '
+            f'{(hex(ctl), hex(features))}'])
+    sys.exit(results.done())
 
 
 if __name__ == '__main__':

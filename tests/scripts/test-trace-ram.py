@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """A guest driver's trace in a RAM sink, decoded against QEMU's record.
 
-Usage: test-trace-ram.py QEMU DECODER ELF CHECKS
+Usage: test-trace-ram.py --qemu QEMU --decoder DECODER --elf ELF --checks N
 
 Runs test-trace-ram.elf (tests/tcg/riscv64/test-trace-ram.c) on
 "-M virt,trace=on,trace-sink=ram": the guest sets up hart 0's encoder
@@ -17,38 +17,33 @@ differences must be the instructions decoded in between
 (test-etrace-roundtrip.py --timestamps).
 """
 
-import importlib.util
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-_spec = importlib.util.spec_from_file_location(
-    'roundtrip', os.path.join(HERE, 'test-etrace-roundtrip.py'))
-roundtrip = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(roundtrip)
+from rvcfo import cli, qemu, roundtrip
 
 TRACE = re.compile(r'^trace: (\d+) bytes at 0x([0-9a-f]+)$', re.M)
 HEX = re.compile(r'^trace-hex: ([0-9a-f]+)$', re.M)
 
 
 def main():
-    if len(sys.argv) != 5:
-        sys.exit(__doc__)
-    qemu, decoder, elf, checks = sys.argv[1:5]
+    """Run the guest driver, decode its buffer, compare with the record."""
+    ap = cli.parser(__doc__, elf=True, decoder=True)
+    ap.add_argument('--checks', type=int, required=True,
+                    help='number of checks the PASS line must report')
+    args = cli.parse(ap)
+    decoder, elf, checks = args.decoder, args.elf, args.checks
     with tempfile.TemporaryDirectory() as tmp:
         log = os.path.join(tmp, 'exec.log')
         out = os.path.join(tmp, 'serial.txt')
         trace = os.path.join(tmp, 'trace.bin')
-        cmd = [qemu, '-M', 'virt,trace=on,trace-sink=ram', '-bios', 'none',
-               '-display', 'none', '-monitor', 'none', '-serial',
-               f'file:{out}', '-no-reboot', '-cpu', 'rv64', '-kernel', elf,
-               '-icount', 'shift=0',
-               '-d', 'in_asm,exec,nochain,int', '-D', log]
-        res = subprocess.run(cmd, timeout=300, check=False)
+        cmd = qemu.command(args.qemu, machine='virt,trace=on,trace-sink=ram',
+                           serial=f'file:{out}', cpu='rv64', kernel=elf,
+                           extra=['-icount', 'shift=0'],
+                           log_items=qemu.RECORD_ITEMS, log_file=log)
+        res = qemu.run(cmd, 300)
         with open(out, encoding='utf-8', errors='replace') as f:
             text = f.read()
         pass_line = f'PASS: {checks} checks, 0 failed, exit code 0'

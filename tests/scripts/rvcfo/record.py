@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """QEMU's own record of what a hart executed, for the tests.
 
@@ -25,10 +24,11 @@ import fcntl
 import os
 import resource
 import re
-import subprocess
 import sys
 import termios
 import threading
+
+from rvcfo import qemu
 
 IN_INSN = re.compile(r'^0x([0-9a-f]+):  ([0-9a-f]+) ')
 TRACE = re.compile(r'^Trace \d+: (0x[0-9a-f]+) \[[0-9a-f]+/[0-9a-f]+/'
@@ -149,6 +149,7 @@ class Record:
         return False
 
     def blocks(self):
+        """The executed blocks, without the traps."""
         return [e for e in self.stream if isinstance(e, dict)]
 
 
@@ -201,35 +202,27 @@ def limit_files():
     resource.setrlimit(resource.RLIMIT_FSIZE, (8 << 30, 8 << 30))
 
 
-def bios(extra):
-    """No firmware, unless @extra names one."""
-    return [] if '-bios' in extra else ['-bios', 'none']
-
-
-def run_plain(qemu, elf, cpu, extra, tmp):
+def run_plain(qemu_bin, elf, cpu, extra, tmp):
     """The same run as run_traced() without QEMU's record (translation
     blocks chained as usual); returns the path of the trace."""
     trace = os.path.join(tmp, 'plain.bin')
-    cmd = [qemu, '-M', 'virt,trace=on,trace-chardev=tr,trace-start=on',
-           '-chardev', f'file,id=tr,path={trace}'] + bios(extra) + [
-           '-display', 'none', '-monitor', 'none', '-serial', 'null',
-           '-no-reboot', '-cpu', cpu, '-kernel', elf] + extra
-    res = subprocess.run(cmd, timeout=600, check=False)
-    if res.returncode != 0:
-        sys.exit(f'guest failed (exit {res.returncode}): {cmd}')
+    cmd = qemu.command(qemu_bin, machine=qemu.TRACED,
+                       chardev=qemu.trace_file(trace), cpu=cpu, kernel=elf,
+                       extra=extra)
+    qemu.run_guest(cmd, 600)
     return trace
 
 
-def run_traced(qemu, elf, cpu, extra, tmp, slow=False):
+def run_traced(qemu_bin, elf, cpu, extra, tmp, slow=False):
     """Run a guest with "-M virt,trace=on,trace-start=on" writing its trace
     to a file and, in the same run, QEMU's record of what it executed
     ("-d in_asm,exec,nochain,int").  With @slow, the trace goes through a
     FIFO that a late reader empties (slow_reader), and the PIB sink queues
-    256 bytes: packets are lost.  Returns the paths of the log and the trace; exits
-    when the guest fails."""
+    256 bytes: packets are lost.  Returns the paths of the log and the
+    trace; exits when the guest fails."""
     log = os.path.join(tmp, 'exec.log')
     trace = os.path.join(tmp, 'trace.bin')
-    chardev = ['-chardev', f'file,id=tr,path={trace}']
+    chardev = qemu.trace_file(trace)
     reader = None
     done = threading.Event()
     if slow:
@@ -240,13 +233,10 @@ def run_traced(qemu, elf, cpu, extra, tmp, slow=False):
         reader = threading.Thread(target=slow_reader,
                                   args=(fifo, trace, done))
         reader.start()
-    cmd = [qemu, '-M', 'virt,trace=on,trace-chardev=tr,trace-start=on'] + \
-        chardev + bios(extra) + ['-display', 'none', '-monitor', 'none',
-                   '-serial', 'null', '-no-reboot', '-cpu', cpu,
-                   '-kernel', elf] + extra + \
-        ['-d', 'in_asm,exec,nochain,int', '-D', log]
-    res = subprocess.run(cmd, timeout=600, check=False,
-                         preexec_fn=limit_files)
+    cmd = qemu.command(qemu_bin, machine=qemu.TRACED, chardev=chardev,
+                       cpu=cpu, kernel=elf, extra=extra,
+                       log_items=qemu.RECORD_ITEMS, log_file=log)
+    res = qemu.run(cmd, 600, preexec_fn=limit_files)
     if reader:
         done.set()
         reader.join()

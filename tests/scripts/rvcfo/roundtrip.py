@@ -1,0 +1,323 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""A trace decoded by etrace-decode, compared with QEMU's own record.
+
+The round-trip drivers (test-etrace-roundtrip.py, test-etrace-filters.py,
+test-trace-ram.py) share these steps:
+  expected(log, rv32, harts)  each hart's flow from the record (record.py):
+                              instruction addresses with their privilege,
+                              and traps;
+  rom_image(code, tmp)        the reset vector's code as a binary image;
+  decoded(decoder, elf, ...)  the decoder's flow of each source (hart);
+  split_times(items)          the timestamps out of a decoded flow;
+  compare(hart, want, got, allow_gaps, images)
+                              the decoded flow against the record, gaps
+                              allowed where the flow left the images;
+  check_times(hart, items, times)
+                              timestamp differences against the
+                              instructions in between.
+Failures end the driver (sys.exit) with the first difference shown.
+"""
+
+import os
+import re
+import struct
+import subprocess
+import sys
+
+from rvcfo import record
+
+PRIV_NAMES = {0: 'U', 1: 'S', 3: 'M', 5: 'VU', 6: 'VS'}
+TAIL = 64
+# ecall, ebreak, c.ebreak: (encoding, size)
+TRAP_INSNS = ((0x00000073, 4), (0x00100073, 4), (0x9002, 2))
+HART = re.compile(r'riscv_cpu_do_interrupt: hart:(\d+),')
+TRACE_CPU = re.compile(r'^Trace (\d+):')
+EPC = re.compile(r' epc=[0-9a-f]+ ')
+
+
+def priv_of(flags):
+    """Privilege name from TB flags (PRIV 23:22, V 21)."""
+    priv = (flags >> 22) & 3
+    if (flags >> 21) & 1:
+        return 'VU' if priv == 0 else 'VS'
+    return {0: 'U', 1: 'S', 3: 'M'}[priv]
+
+
+def target_priv(stream, k):
+    """Privilege of the first block after the trap at stream[k]."""
+    for e in stream[k + 1:]:
+        if isinstance(e, dict):
+            return priv_of(e['flags'])
+    return None
+
+
+def expected(log, rv32, harts):
+    """Per hart: the retired instructions and traps of QEMU's record.
+
+    Listings (IN: ...) are held until the line that names their block's
+    host address (Trace, Stopped), then go to the record of the hart that
+    line is about, with the host address table shared by every hart's
+    record; Stopped and rewound lines are about the hart last traced.
+    """
+    recs = {h: record.Record() for h in range(harts)}
+    for r in recs.values():
+        r._known = recs[0]._known
+    held = []
+    current = 0
+    with open(log, encoding='utf-8', errors='replace') as f:
+        for line in f:
+            m = TRACE_CPU.match(line) or HART.search(line)
+            if m:
+                current = int(m.group(1))
+            elif not line.startswith(('Stopped', 'riscv_cf_insn_limit')) \
+                    and 'cpu_io_recompile' not in line:
+                held.append(line)
+                continue
+            for h in held:
+                recs[current].feed(h)
+            held = []
+            recs[current].feed(line)
+    mask = 0xffffffff if rv32 else (1 << 64) - 1
+    out = {}
+    code = {}
+    for hart, rec in recs.items():
+        flow = []
+        priv = None
+        for k, e in enumerate(rec.stream):
+            if isinstance(e, dict):
+                priv = priv_of(e['flags'])
+                flow += [f'{priv} {pc:x}' for pc, _, _ in e['insns']]
+            else:
+                _, is_async, cause, epc, tval, last_code = e
+                if epc >> 31 == 0x1ffffffff:
+                    # -d int prints the epc of a 32-bit mode sign-extended
+                    epc &= 0xffffffff
+                if is_async and cause in (2, 6, 10) and \
+                        target_priv(rec.stream, k) in ('VS', 'VU'):
+                    # QEMU logs a VS-level interrupt by its hypervisor
+                    # cause; vscause, which the encoder reports, holds
+                    # the supervisor one (privileged spec, "Trap cause
+                    # codes" in VS-mode).
+                    cause -= 1
+                if not is_async and last_code.get(epc, (0, 0)) in TRAP_INSNS:
+                    # E-Trace reports ecall and ebreak as retired (itype 1
+                    # with iretire = 1, ingressPort.adoc); QEMU's record
+                    # shows them trapping before they complete.
+                    flow.append(f'{priv} {epc & mask:x}')
+                if is_async:
+                    flow.append(f'trap interrupt cause={cause & 63}')
+                else:
+                    flow.append(f'trap exception cause={cause & 63} '
+                                f'epc={epc & mask:x} tval={tval & mask:x}')
+        out[hart] = flow
+        code.update(rec.code)
+    return out, code
+
+
+def rom_image(code, tmp):
+    """--bin arguments for the code QEMU ran below RAM (the reset vector),
+    and its [lo, hi)."""
+    path = os.path.join(tmp, 'rom.bin')
+    addr = record.write_rom(code, path)
+    if addr is None:
+        return [], []
+    return ['--bin', f'{path}@{addr:#x}'], \
+        [(addr, addr + os.path.getsize(path))]
+
+
+def decoder_cmd(decoder, elf, images, trace, srcid_bits, cpu, output):
+    zc = 'on' if 'zcmp=on' in cpu or 'zcmt=on' in cpu else 'off'
+    return [decoder, f'--output={output}', '--quiet', '--elf', elf,
+            f'--zc={zc}'] + images + \
+        ['--param', f'srcid_bits={srcid_bits}', trace]
+
+
+def decoded(decoder, elf, images, trace, srcid_bits, cpu):
+    """Per srcID: the decoded flow lines, without the source column."""
+    cmd = decoder_cmd(decoder, elf, images, trace, srcid_bits, cpu, 'flow')
+    res = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    if res.returncode != 0 or res.stderr:
+        sys.exit(f'decoder failed (exit {res.returncode}): {" ".join(cmd)}'
+                 f'\n{res.stderr}')
+    out = {}
+    for line in res.stdout.splitlines():
+        src, rest = line.split(' ', 1)
+        words = rest.split()
+        if words[0] == 'gap':
+            # 'gap no program image', 'gap trace ended', ...
+            rest = ' '.join(words)
+        elif words[0] not in ('trap', 'time'):
+            rest = f'{words[0]} {words[1]}'
+        out.setdefault(int(src), []).append(rest)
+    return out
+
+
+def split_times(got):
+    """The decoded items without the time lines, and the times: (number
+    of items before, time) for each time that follows an instruction or
+    a trap."""
+    items, times = [], []
+    for g in got:
+        if g.startswith('time '):
+            if items and not items[-1].startswith('gap'):
+                times.append((len(items), int(g.split()[1])))
+        else:
+            items.append(g)
+    return items, times
+
+
+def check_times(hart, items, times):
+    """Clock ticks between timed items: one per instruction; up to one
+    per exception of an instruction that did not retire (ecall and
+    ebreak, which retire, are items of their own).  Returns how many
+    differences were exact, and how many within those bounds."""
+    insns, faults = [0], [0]
+    for k, g in enumerate(items):
+        words = g.split()
+        fault = 0
+        if words[0] not in ('gap', 'trap'):
+            insns.append(insns[-1] + 1)
+        else:
+            insns.append(insns[-1])
+        if words[0] == 'trap' and words[1] == 'exception':
+            epc = words[3].split('=')[1]
+            prev = items[k - 1].split() if k else []
+            fault = 0 if len(prev) == 2 and prev[0] not in ('gap', 'trap') \
+                and prev[1] == epc else 1
+        faults.append(faults[-1] + fault)
+    exact = bounded = 0
+    for (a, ta), (b, tb) in zip(times, times[1:]):
+        # the count restarts after a gap
+        if any(items[k].startswith('gap') for k in range(a, b)):
+            continue
+        n = insns[b] - insns[a]
+        e = faults[b] - faults[a]
+        if not n <= tb - ta <= n + e:
+            sys.exit(f'hart {hart}: time {ta} after {items[a - 1]} (item '
+                     f'{a - 1}), time {tb} after {items[b - 1]} (item '
+                     f'{b - 1}): {tb - ta} ticks apart, {n} instructions '
+                     f'and {e} exceptions')
+        if e:
+            bounded += 1
+        else:
+            exact += 1
+    if len(times) > 1 and not exact:
+        sys.exit(f'hart {hart}: no two timestamps to compare')
+    return exact, bounded
+
+
+def loaded(elf):
+    """[lo, hi) of each PT_LOAD segment's file-backed part: the code an
+    --elf image gives the decoder."""
+    with open(elf, 'rb') as f:
+        data = f.read()
+    is64 = data[4] == 2
+    phoff, phentsize, phnum = (
+        (struct.unpack_from('<Q', data, 32)[0],) +
+        struct.unpack_from('<HH', data, 54) if is64 else
+        (struct.unpack_from('<I', data, 28)[0],) +
+        struct.unpack_from('<HH', data, 42))
+    out = []
+    for k in range(phnum):
+        at = phoff + k * phentsize
+        if is64:
+            typ, _, _, vaddr, _, filesz = struct.unpack_from(
+                '<IIQQQQ', data, at)
+        else:
+            typ, _, vaddr, _, filesz = struct.unpack_from('<IIIII', data, at)
+        if typ == 1:
+            out.append((vaddr, vaddr + filesz))
+    return out
+
+
+def same(got, want):
+    """Whether a decoded item is QEMU's; after a gap in the flow (code
+    outside the images) the decoder may not know a trap's EPC: 'epc=?'."""
+    if ' epc=? ' in got:
+        want = EPC.sub(' epc=? ', want)
+    return got == want
+
+
+def segments(hart, want, got, allow_gaps, images):
+    """Where each run of the decoded flow between gaps starts in @want."""
+    runs, cur, unknown, between = [], [], [], []
+    for g in got + ['gap']:
+        if not g.startswith('gap'):
+            if not cur and runs:
+                # only code no image holds between the runs
+                unknown.append(all(b == 'gap no program image'
+                                   for b in between))
+            cur.append(g)
+            between = []
+        else:
+            if cur:
+                runs.append(cur)
+                cur = []
+            between.append(g)
+    if not allow_gaps and not all(unknown):
+        sys.exit(f'hart {hart}: the decoded flow has gaps')
+    at, out = 0, []
+    for run in runs:
+        if out or allow_gaps:
+            # tracing (re)starts where the guest started it, or after lost
+            # packets: at the first place from which QEMU ran the run
+            at = next((k for k in range(at, len(want))
+                       if same(run[0], want[k]) and
+                       all(same(run[i], want[k + i])
+                           for i in range(min(len(run), len(want) - k)))),
+                      None)
+            if at is None:
+                sys.exit(f'hart {hart}: after a gap the decoded flow goes '
+                         f'on with {run[0]} and {len(run) - 1} more items, '
+                         'which QEMU did not run in that order then')
+        if out and unknown[len(out) - 1]:
+            # the gap is code no image holds, and nothing else
+            end = out[-1][0] + len(out[-1][1])
+            for w in want[end:at]:
+                words = w.split()
+                if words[0] == 'trap' or \
+                        any(lo <= int(words[1], 16) < hi
+                            for lo, hi in images):
+                    sys.exit(f'hart {hart}: a gap in the decoded flow '
+                             f'leaves out {w}, which an image holds')
+        out.append((at, run))
+        at += len(run)
+    return out
+
+
+def compare(hart, want_all, got_all, allow_gaps, images):
+    insns = traps = 0
+    runs = segments(hart, want_all, got_all, allow_gaps, images)
+    for k, (at, got) in enumerate(runs):
+        # with gaps the guest also stops tracing before it ends
+        last = k + 1 == len(runs) and not allow_gaps
+        want = want_all[at:] if last else want_all[at:at + len(got)]
+        i, t = compare_run(hart, want, got, last)
+        insns += i
+        traps += t
+    return insns, traps
+
+
+def compare_run(hart, want, got, last):
+    n = len(got)
+    for i in range(min(n, len(want))):
+        if not same(got[i], want[i]):
+            print(f'hart {hart}: item {i} differs (decoded / QEMU):')
+            for j in range(max(0, i - 8), min(n, i + 4)):
+                mark = '>' if j == i else ' '
+                w = want[j] if j < len(want) else '-'
+                print(f' {mark} {got[j]:40} {w}')
+            sys.exit(1)
+    if n > len(want):
+        sys.exit(f'hart {hart}: {n} items decoded, QEMU ran {len(want)}')
+    # a jump to itself (the finisher's spin) repeats the same item: its
+    # rounds after the last packet are one unreported stretch
+    end = len(want)
+    while end > n + 1 and want[end - 1] == want[end - 2] and \
+            not want[end - 1].startswith('trap'):
+        end -= 1
+    if last and n < end - TAIL:
+        sys.exit(f'hart {hart}: only {n} of {len(want)} items decoded; the '
+                 f'next one QEMU ran: {want[n]}')
+    insns = sum(1 for g in got if not g.startswith('trap'))
+    return insns, len(got) - insns
