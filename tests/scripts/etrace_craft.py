@@ -44,14 +44,27 @@ class Fields:
         return self.val.to_bytes((self.n + 7) // 8, 'little')
 
 
-def frame(payload, srcid=None, srcid_bits=0, time=None):
+def compress(payload):
+    """@payload without its top bytes that repeat the sign of the byte
+    below (sign-based compression, payload.adoc, to whole bytes)."""
+    while len(payload) > 1 and \
+            payload[-1] == (0xff if payload[-2] & 0x80 else 0):
+        payload = payload[:-1]
+    return payload
+
+
+def frame(payload, srcid=None, srcid_bits=0, time=None, pad=False):
     """Header (length, flow 0, extend 1 with @time), srcID, the 6-byte
-    timestamp @time, payload."""
+    timestamp @time, payload.  With srcID bits beyond whole bytes, the
+    top of the last byte is padding (encapsulation.adoc, "Packet
+    length"): ones with @pad, zeros otherwise."""
     if srcid_bits:
         shift = srcid_bits % 8
         whole = srcid_bits // 8
         v = int.from_bytes(payload, 'little') << shift | \
             (srcid >> (8 * whole)) & ((1 << shift) - 1)
+        if pad and shift:
+            v |= ((1 << (8 - shift)) - 1) << (len(payload) * 8 + shift)
         payload = v.to_bytes((len(payload) * 8 + shift + 7) // 8, 'little')
         head = (srcid & ((1 << (8 * whole)) - 1)).to_bytes(whole, 'little')
     else:

@@ -24,8 +24,11 @@ class Bits:
     """LSB-first reader that sign-extends past the last bit."""
 
     def __init__(self, data, skip=0):
-        self.val = int.from_bytes(data, 'little') >> skip
-        self.n = len(data) * 8 - skip
+        # After @skip bits of srcID the payload is whole bytes, the rest
+        # of the last byte padding (encapsulation.adoc, "Packet length").
+        self.n = (len(data) - 1) * 8 if skip else len(data) * 8
+        self.val = (int.from_bytes(data, 'little') >> skip) & \
+            ((1 << self.n) - 1)
         self.pos = 0
 
     def get(self, width):

@@ -111,6 +111,17 @@ def main():
              args=['--param', 'srcid_bits=12', '--src', '2748'])
         case('srcid-other-hart', s12, 0, [],
              args=['--param', 'srcid_bits=12', '--src', '1'])
+        # a 4-bit srcID: every payload is whole bytes after it, the last
+        # byte's top 4 bits padding whose value does not matter (ones
+        # here, with compressed payloads: not sign bits)
+        s4 = c.stream([c.compress(p) for p in c.GOOD], srcid=0x5,
+                      srcid_bits=4, pad=True)
+        case('srcid-4-bits-padding-ignored', s4, 0, good,
+             args=['--param', 'srcid_bits=4', '--src', '5'])
+        # a length that leaves no payload byte after the srcID's 4 bits
+        case('srcid-4-bits-no-payload', bytes([0x01, 0x05]) + s4, 1, good,
+             Err('ETD_ERR_UNKNOWN_PACKET', 0, 5),
+             args=['--param', 'srcid_bits=4', '--src', '5'])
         case('join-late', b'\x37\x12\x01' + c.SYNC + b''.join(frames), 0,
              good, args=['--join'])
         rc, out, _ = run(decoder, img + ['--output=stats', '--join'],

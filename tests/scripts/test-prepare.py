@@ -10,20 +10,24 @@
 # of the prepared tree back into its patch, and refusing one that
 # belongs to a later patch.  Output is TAP.
 
+import argparse
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
 
+from rvcfo import tap
+
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
 
-results = []
+T = tap.Tap()
 
 
 def check(name, cond, detail=''):
-    results.append((name, bool(cond), detail))
+    """One result; @detail (the scripts' output) is shown when it fails."""
+    T.check(cond, name, notes=[detail] if detail and not cond else [])
 
 
 def write(path, text):
@@ -49,20 +53,16 @@ def make_patch(name, path, old, new, subject):
 
 
 def main():
+    argparse.ArgumentParser(
+        description='Tests of scripts/fetch-qemu, scripts/prepare and '
+        'scripts/refresh-patch (TAP)',
+        epilog='Documented in docs/build.md and docs/series.md.').parse_args()
     tmp = tempfile.mkdtemp(prefix='rvcfo-prepare-test-')
     try:
         run_tests(tmp)
     finally:
         shutil.rmtree(tmp)
-    print('1..%d' % len(results))
-    failed = 0
-    for i, (name, ok, detail) in enumerate(results, 1):
-        print('%s %d - %s' % ('ok' if ok else 'not ok', i, name))
-        if not ok:
-            failed += 1
-            for line in detail.splitlines():
-                print('# ' + line)
-    return 1 if failed else 0
+    return T.done()
 
 
 def run_tests(tmp):
@@ -74,7 +74,8 @@ def run_tests(tmp):
 
     # A repository with this project's scripts.
     repo = os.path.join(tmp, 'repo')
-    shutil.copytree(os.path.join(TOP, 'scripts'), os.path.join(repo, 'scripts'))
+    shutil.copytree(os.path.join(TOP, 'scripts'),
+                    os.path.join(repo, 'scripts'))
     write(os.path.join(repo, 'target/riscv/ctr/ctr.c'), 'new file\n')
     write(os.path.join(repo, 'target/riscv/ctr/.gitkeep'), '')
     patches = os.path.join(repo, 'patches')

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The exported upstream series (TAP).
 
-Usage: test-series.py EXPORT SRC CHECKPATCH
+Usage: test-series.py --export EXPORT --src SRC --checkpatch CHECKPATCH
 
 Runs EXPORT (scripts/export-series) into a scratch directory, then:
 - without user.name in git config it stops with an error saying so;
@@ -23,6 +23,7 @@ That every prefix builds and passes its tests is scripts/check-series's
 job (it takes long).
 """
 
+import argparse
 import fnmatch
 import glob
 import os
@@ -32,8 +33,10 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tap import check, report  # noqa: E402
+from rvcfo import tap
+
+T = tap.Tap()
+check = T.check
 
 
 def run(cmd, **kw):
@@ -53,9 +56,17 @@ def touched(patches):
 
 
 def main():
-    if len(sys.argv) != 4:
-        sys.exit(__doc__)
-    export, src, checkpatch = sys.argv[1:4]
+    ap = argparse.ArgumentParser(
+        description=__doc__.strip().split('\n')[0],
+        epilog='Documented in docs/series.md.')
+    ap.add_argument('--export', required=True,
+                    help='scripts/export-series')
+    ap.add_argument('--src', required=True,
+                    help='the development tree scripts/prepare made')
+    ap.add_argument('--checkpatch', required=True,
+                    help="QEMU's scripts/checkpatch.pl")
+    args = ap.parse_args()
+    export, src, checkpatch = args.export, args.src, args.checkpatch
     top = os.path.dirname(os.path.dirname(export))
     base = os.path.join(os.path.dirname(src), 'base', 'qemu-10.2.2')
     names = []
@@ -143,8 +154,8 @@ def main():
               f'; {wide}')
         with open(cover, encoding='utf-8') as f:
             text = f.read()
-        check('*** ' not in text and re.search(r'^ \d+ files changed, ',
-                                                text, re.M) and
+        check('*** ' not in text and
+              re.search(r'^ \d+ files changed, ', text, re.M) and
               re.search(r'\(\d+\):\n  ', text) and
               all(w in text for w in ('Fixes to the existing code',
                                       'Tested with', 'Costs')),
@@ -213,8 +224,8 @@ def main():
                                for u in unclean))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-        report()
+    return T.done()
 
 
 if __name__ == '__main__':
-    main()
+    sys.exit(main())
