@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""A guest's E-Trace decoded by the model of the spec's pseudo-code.
+
+Runs the guest traced from reset as the round trips do (QEMU's record
+and the trace from one run, tests/scripts/qemu_record.py), decodes the
+trace with etrace_spec_decoder (decoder.adoc 2.0.5 transcribed, with the
+readings and corrections docs/etrace-decoder-pseudocode.md lists) and
+requires its flow to be QEMU's record: the same addresses in the same
+order, in the same privilege, and the same traps.  Prints TAP.
+
+  test-etrace-spec-decoder.py --qemu QEMU --elf ELF --cpu CPU
+                              [--mutate NAME] [--dump FILE] [-- QEMU ARGS]
+
+--mutate runs a deliberately wrong model (etrace_spec_decoder.MUTATIONS)
+for the break check: then the comparison is expected to fail.
+"""
+
+import argparse
+import importlib.util
+import os
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import etrace_spec_decoder as model  # noqa: E402
+import qemu_record  # noqa: E402
+
+
+def roundtrip_module():
+    """The round trip's reading of QEMU's record (ground truth) and its
+    comparison, from test-etrace-roundtrip.py."""
+    spec = importlib.util.spec_from_file_location(
+        'etrace_roundtrip', os.path.join(HERE, 'test-etrace-roundtrip.py'))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+PRIV_NAMES = {0: 'U', 1: 'S', 3: 'M', 5: 'VU', 6: 'VS'}
+
+
+def flow_lines(items, mask=model.MASK64):
+    """The model's items as the round trip's flow lines."""
+    out = []
+    for item in items:
+        if item[0] == 'pc':
+            out.append(f'{PRIV_NAMES.get(item[2], item[2])} {item[1]:x}')
+        elif item[0] == 'trap':
+            t = item[1]
+            if t['interrupt']:
+                out.append(f'trap interrupt cause={t["ecause"]}')
+            else:
+                out.append(f'trap exception cause={t["ecause"]} '
+                           f'epc={t["epc"] & mask:x} '
+                           f'tval={t["tval"] & mask:x}')
+        elif item[0] == 'gap':
+            out.append('gap no program image')
+        else:
+            out.append(f'abort {item[1]} at packet offset '
+                       f'{item[2].offset:#x}: {item[2]!r}')
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--qemu', required=True)
+    ap.add_argument('--elf', required=True)
+    ap.add_argument('--cpu', required=True)
+    ap.add_argument('--mutate', action='append', default=[],
+                    choices=sorted(model.MUTATIONS))
+    ap.add_argument('--dump', help='write the decoded flow and the '
+                    'packets to FILE')
+    ap.add_argument('qemu_args', nargs='*')
+    args = ap.parse_args()
+    rt = roundtrip_module()
+    checks = []
+    harts = 1
+    if '-smp' in args.qemu_args:
+        harts = int(args.qemu_args[args.qemu_args.index('-smp') + 1])
+    t0 = time.time()
+    with tempfile.TemporaryDirectory() as tmp:
+        log, trace = qemu_record.run_traced(args.qemu, args.elf, args.cpu,
+                                            args.qemu_args, tmp)
+        want, code = rt.expected(log, args.cpu.startswith('rv32'), harts)
+        zc = 'zcmp=on' in args.cpu or 'zcmt=on' in args.cpu
+        images = model.Images(zc=zc)
+        images.add_elf(args.elf)
+        rom = os.path.join(tmp, 'rom.bin')
+        at = qemu_record.write_rom(code, rom)
+        ranges = []
+        if at is not None:
+            images.add_bin(rom, at)
+            ranges.append((at, at + os.path.getsize(rom)))
+        with open(trace, 'rb') as f:
+            stream = f.read()
+    t1 = time.time()
+    checks.append((True, f'guest ran traced, {len(stream)} bytes of trace '
+                   f'({t1 - t0:.1f} s)', ''))
+    params = model.Params(srcid_bits=8 if harts > 1 else 0)
+    packets = []
+    got = model.decode(stream, images, params, args.mutate,
+                       log=(lambda s, t: packets.append((s, t)))
+                       if args.dump else None)
+    t2 = time.time()
+    if args.dump:
+        with open(args.dump, 'w') as f:
+            for s, t in packets:
+                print(f'{s} {t!r}', file=f)
+            for s, items in got.items():
+                for line in flow_lines(items):
+                    print(f'{s} {line}', file=f)
+    aborts = [line for items in got.values() for line in flow_lines(items)
+              if line.startswith('abort')]
+    checks.append((not aborts, f'the model decoded {len(packets) or "the"}'
+                   f' packets without abort ({t2 - t1:.1f} s)',
+                   '\n# ' + '\n# '.join(aborts[:3])))
+    ranges += rt.loaded(args.elf)
+    for hart in sorted(want):
+        lines = flow_lines(got.get(hart, []))
+        lines = [g for g in lines if not g.startswith('abort')]
+        try:
+            import contextlib
+            import io
+            buf = io.StringIO()
+            with contextlib.redirect_stdout(buf):
+                insns, traps = rt.compare(hart, want[hart], lines, False,
+                                          ranges)
+            checks.append((True, f'hart {hart}: the flow equals QEMU\'s '
+                           f'record ({insns} instructions, {traps} traps)',
+                           ''))
+        except SystemExit as e:
+            detail = buf.getvalue() + (str(e.code) if e.code not in
+                                       (None, 1) else '')
+            checks.append((False, f'hart {hart}: the flow equals QEMU\'s '
+                           'record', '\n# ' + detail.strip().replace(
+                               '\n', '\n# ')))
+    print(f'1..{len(checks)}')
+    for i, (ok, what, detail) in enumerate(checks, 1):
+        print(f'{"ok" if ok else "not ok"} {i} - {what}' +
+              ('' if ok else detail))
+    print(f'# {time.time() - t0:.1f} s in all'
+          + (f', mutations {",".join(args.mutate)}' if args.mutate else ''))
+    sys.exit(0 if all(ok for ok, _, _ in checks) else 1)
+
+
+if __name__ == '__main__':
+    main()
