@@ -229,6 +229,10 @@ class Params:
         self.srcid_bits = 0
         self.timestamp_bytes = 6
         self.protocol = '2.0'       # 2.0: irdepth; 2.1: irets
+        # calls and returns link through x1 or x5 (ingressPort.adoc, "Jump
+        # classification"); False: through x1 only, as this encoder does
+        # (finding E1, docs/etrace-decoder-pseudocode.md)
+        self.x5_links = True
         for k, v in kw.items():
             if not hasattr(self, k):
                 raise ValueError(f'unknown parameter {k}')
@@ -797,21 +801,23 @@ class SpecDecoder:
             target += instr.imm
         return target & MASK64
 
-    @staticmethod
-    def is_call(instr):
+    def is_call(self, instr):
         op = instr.opcode
+        if not self.discovery.x5_links:     # E1: the encoder's deviation
+            return (op in ('JALR', 'JAL') and instr.rd == 1) or \
+                op in ('C.JALR', 'C.JAL', 'CM.JALT')
         return (op == 'JALR' and instr.rd == 1 and instr.rs1 != 5) or \
             (op == 'JALR' and instr.rd == 5 and instr.rs1 != 1) or \
             (op == 'C.JALR' and instr.rs1 != 5) or \
             (op == 'JAL' and instr.rd in (1, 5)) or \
             op == 'C.JAL' or op == 'CM.JALT'
 
-    @staticmethod
-    def is_return(instr):
+    def is_return(self, instr):
         op = instr.opcode
-        return (op == 'JALR' and instr.rs1 in (1, 5) and
+        links = (1, 5) if self.discovery.x5_links else (1,)
+        return (op == 'JALR' and instr.rs1 in links and
                 instr.rd not in (1, 5)) or \
-            (op == 'C.JR' and instr.rs1 in (1, 5)) or \
+            (op == 'C.JR' and instr.rs1 in links) or \
             op in ('CM.POPRET', 'CM.POPRETZ')
 
     def is_implicit_return(self, address, instr, te_inst):
@@ -1065,8 +1071,6 @@ def decode(stream, images, params=None, mutations=(), log=None):
             dec = decoders[src] = SpecDecoder(images, params, mutations)
             dec.waiting = False
         te_inst = dec.parse(bits, offset)
-        if log:
-            log(src, te_inst)
         if dec.waiting and te_inst.format != 3:
             continue            # after a gap: up to the next format 3
         dec.waiting = False
@@ -1082,4 +1086,6 @@ def decode(stream, images, params=None, mutations=(), log=None):
             dec.start_of_trace = True
             dec.inferred_address = False
             dec.waiting = True
+        if log:
+            log(src, te_inst, dec)
     return {src: d.out for src, d in decoders.items()}

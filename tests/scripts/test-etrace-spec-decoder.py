@@ -53,9 +53,9 @@ def flow_lines(items, mask=model.MASK64):
             if t['interrupt']:
                 out.append(f'trap interrupt cause={t["ecause"]}')
             else:
+                epc = '?' if t['epc'] is None else f'{t["epc"] & mask:x}'
                 out.append(f'trap exception cause={t["ecause"]} '
-                           f'epc={t["epc"] & mask:x} '
-                           f'tval={t["tval"] & mask:x}')
+                           f'epc={epc} tval={t["tval"] & mask:x}')
         elif item[0] == 'gap':
             out.append('gap no program image')
         else:
@@ -71,6 +71,10 @@ def main():
     ap.add_argument('--cpu', required=True)
     ap.add_argument('--mutate', action='append', default=[],
                     choices=sorted(model.MUTATIONS))
+    ap.add_argument('--x1-links-only', action='store_true',
+                    help='take only x1 for a link register, as the '
+                    'encoder does (finding E1), not x1 and x5 as the '
+                    'spec does')
     ap.add_argument('--dump', help='write the decoded flow and the '
                     'packets to FILE')
     ap.add_argument('qemu_args', nargs='*')
@@ -99,16 +103,19 @@ def main():
     t1 = time.time()
     checks.append((True, f'guest ran traced, {len(stream)} bytes of trace '
                    f'({t1 - t0:.1f} s)', ''))
-    params = model.Params(srcid_bits=8 if harts > 1 else 0)
+    params = model.Params(srcid_bits=8 if harts > 1 else 0,
+                          x5_links=not args.x1_links_only)
     packets = []
     got = model.decode(stream, images, params, args.mutate,
-                       log=(lambda s, t: packets.append((s, t)))
+                       log=(lambda s, t, d: packets.append(
+                           (s, f'address={d.address:#x} pc={d.pc or 0:#x} '
+                            f'depth={d.irstack_depth} {t!r}')))
                        if args.dump else None)
     t2 = time.time()
     if args.dump:
         with open(args.dump, 'w') as f:
             for s, t in packets:
-                print(f'{s} {t!r}', file=f)
+                print(f'{s} {t}', file=f)
             for s, items in got.items():
                 for line in flow_lines(items):
                     print(f'{s} {line}', file=f)
