@@ -229,10 +229,13 @@ class Params:
         self.srcid_bits = 0
         self.timestamp_bytes = 6
         self.protocol = '2.0'       # 2.0: irdepth; 2.1: irets
-        # calls and returns link through x1 or x5 (ingressPort.adoc, "Jump
-        # classification"); False: through x1 only, as this encoder does
-        # (finding E1, docs/etrace-decoder-pseudocode.md)
-        self.x5_links = True
+        # calls and returns as ingressPort.adoc, "Jump classification",
+        # and decoder.adoc classify them (x1 or x5 links, a return's rd
+        # anything but x1 and x5, cm.jalt a call, cm.popret a return);
+        # False: this encoder's narrower classes (rd = x1 jal, jalr, c.jal
+        # and c.jalr calls; jalr x0 and c.jr through x1 returns: finding E1,
+        # docs/etrace-decoder-pseudocode.md)
+        self.spec_link_classes = True
         for k, v in kw.items():
             if not hasattr(self, k):
                 raise ValueError(f'unknown parameter {k}')
@@ -803,9 +806,9 @@ class SpecDecoder:
 
     def is_call(self, instr):
         op = instr.opcode
-        if not self.discovery.x5_links:     # E1: the encoder's deviation
+        if not self.discovery.spec_link_classes:   # E1: the encoder's
             return (op in ('JALR', 'JAL') and instr.rd == 1) or \
-                op in ('C.JALR', 'C.JAL', 'CM.JALT')
+                op in ('C.JALR', 'C.JAL')
         return (op == 'JALR' and instr.rd == 1 and instr.rs1 != 5) or \
             (op == 'JALR' and instr.rd == 5 and instr.rs1 != 1) or \
             (op == 'C.JALR' and instr.rs1 != 5) or \
@@ -814,10 +817,12 @@ class SpecDecoder:
 
     def is_return(self, instr):
         op = instr.opcode
-        links = (1, 5) if self.discovery.x5_links else (1,)
-        return (op == 'JALR' and instr.rs1 in links and
+        if not self.discovery.spec_link_classes:   # E1: the encoder's
+            return (op == 'JALR' and instr.rs1 == 1 and instr.rd == 0) or \
+                (op == 'C.JR' and instr.rs1 == 1)
+        return (op == 'JALR' and instr.rs1 in (1, 5) and
                 instr.rd not in (1, 5)) or \
-            (op == 'C.JR' and instr.rs1 in links) or \
+            (op == 'C.JR' and instr.rs1 in (1, 5)) or \
             op in ('CM.POPRET', 'CM.POPRETZ')
 
     def is_implicit_return(self, address, instr, te_inst):
@@ -915,9 +920,13 @@ class SpecDecoder:
         if self.start_of_trace or (
                 self.is_uninferable_discon(instr) and
                 instr.opcode not in ('ECALL', 'EBREAK', 'C.EBREAK')):
-            if te_inst.thaddr:
+            if not te_inst.thaddr:
+                return (te_inst.address << lsb) & MASK64
+            # C10: the target of a return the stack predicts is inferable;
+            # the encoder reports the handler (thaddr = 1), the EPC follows
+            if not (self.options.implicit_return and self.prt_valid and
+                    self.is_return(instr)):
                 raise Abort('Expecting EPC address in te_inst')
-            return (te_inst.address << lsb) & MASK64
         self.poss_next_epc = (te_inst.address << lsb) & MASK64
         if self.pne_valid:
             self.pne_valid = not te_inst.thaddr

@@ -71,10 +71,10 @@ def main():
     ap.add_argument('--cpu', required=True)
     ap.add_argument('--mutate', action='append', default=[],
                     choices=sorted(model.MUTATIONS))
-    ap.add_argument('--x1-links-only', action='store_true',
-                    help='take only x1 for a link register, as the '
-                    'encoder does (finding E1), not x1 and x5 as the '
-                    'spec does')
+    ap.add_argument('--encoder-link-classes', action='store_true',
+                    help='calls and returns as the encoder classifies '
+                    'them (x1 links only, returns with rd = x0: finding '
+                    'E1), not as the spec does')
     ap.add_argument('--dump', help='write the decoded flow and the '
                     'packets to FILE')
     ap.add_argument('qemu_args', nargs='*')
@@ -104,7 +104,7 @@ def main():
     checks.append((True, f'guest ran traced, {len(stream)} bytes of trace '
                    f'({t1 - t0:.1f} s)', ''))
     params = model.Params(srcid_bits=8 if harts > 1 else 0,
-                          x5_links=not args.x1_links_only)
+                          spec_link_classes=not args.encoder_link_classes)
     packets = []
     got = model.decode(stream, images, params, args.mutate,
                        log=(lambda s, t, d: packets.append(
