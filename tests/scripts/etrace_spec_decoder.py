@@ -52,6 +52,19 @@ MUTATIONS = {
                         'its outcome to the next map (as dec:90, dec:131)',
     'jalr-x0-relative': 'jalr with rs1 = x0 goes to pc + imm (dec:167)',
     'ir-pops-failed': 'a failed return stays popped (dec:200 as written)',
+    # the pseudo-code as written where the model corrects it
+    'as-written-C1': 'exception_address() takes ecall/ebreak for an '
+                     'uninferable discontinuity (dec:523)',
+    'as-written-C2': 'branch_map >> 1 has no effect (dec:295)',
+    'as-written-C4': 'Zcmp/Zcmt jumps and mnret not classified '
+                     '(dec:334-350)',
+    'as-written-C5': 'a cache index is looked up before the path to the '
+                     'inferred address is followed (dec:86)',
+    'as-written-C8': 'implicit return targets are cached (dec:173-176)',
+    'as-written-C10': 'an exception at an implicit return target needs '
+                      'thaddr = 0 (dec:523-526)',
+    'as-written-R10': 'the path to the handler is followed after a trap '
+                      'packet with thaddr = 0 (dec:60-61)',
 }
 
 
@@ -69,6 +82,7 @@ class Gap(Exception):
 
 class Instr:
     __slots__ = ('opcode', 'size', 'rd', 'rs1', 'imm')
+    as_written = False      # the as-written-C4 mutation
 
     def __init__(self, opcode, size, rd=None, rs1=None, imm=0):
         self.opcode = opcode
@@ -397,6 +411,7 @@ class SpecDecoder:
         self.images = images
         self.discovery = params
         self.mut = set(mutations)
+        Instr.as_written = 'as-written-C4' in self.mut
         self.ir = IretsRules if params.protocol == '2.1' else IrDepthRules
         # dec:9-32, global variables
         self.pc = None
@@ -461,7 +476,7 @@ class SpecDecoder:
                 if not te_inst.interrupt:
                     self.report_epc(self.exception_address(te_inst))
                 if not te_inst.thaddr:
-                    self.after_thaddr0 = True                   # R10
+                    self.after_thaddr0 = 'as-written-R10' not in self.mut
                     return
 
             self.inferred_address = False                       # dec:51
@@ -510,7 +525,8 @@ class SpecDecoder:
         # C5: a cache index is looked up once the path to the address
         # last reported (an inferred one) has been followed
         deferred = self.includes_cache_index(te_inst) and \
-            not self.includes_address(te_inst) and self.inferred_address
+            not self.includes_address(te_inst) and self.inferred_address \
+            and 'as-written-C5' not in self.mut
         if self.includes_address(te_inst):                      # dec:79-84
             if self.options.full_address:
                 self.address = (te_inst.address << lsb) & MASK64
@@ -652,6 +668,13 @@ class SpecDecoder:
             self.pc = self.popped_return_target
             # C8: an inferable return target is not cached (dec:173), and
             # so no cache index reports it (dec:174-176)
+            if 'as-written-C8' in self.mut and not exception:
+                self.cache_update(self.pc)
+                if self.includes_cache_index(te_inst) and \
+                        te_inst.index == self.get_index(self.pc, 'cache'):
+                    address = self.pc
+                    self.stop_at_last_branch = \
+                        self.is_branch(self.get_instr(address))
         elif self.is_uninferable_discon(instr):                 # dec:178-188
             # R4: is_branch() of the instruction at address
             if self.stop_at_last_branch and \
@@ -743,7 +766,8 @@ class SpecDecoder:
             taken = self.bpred_taken(address, te_inst)
         else:
             taken = not (self.branch_map & 1)
-            self.branch_map >>= 1                               # C2 (dec:295)
+            if 'as-written-C2' not in self.mut:
+                self.branch_map >>= 1                           # C2 (dec:295)
             self.use_bpred = self.includes_bpred_count(te_inst)
         self.bpred_update(address, taken)
         self.branches -= 1
@@ -770,13 +794,15 @@ class SpecDecoder:
         # C4: cm.popret(z), cm.jt and cm.jalt jump to a register or a
         # table entry: uninferable
         return (instr.opcode == 'JALR' and instr.rs1 != 0) or \
-            instr.opcode in ('C.JALR', 'C.JR', 'CM.POPRET', 'CM.POPRETZ',
-                             'CM.JT', 'CM.JALT')
+            instr.opcode in ('C.JALR', 'C.JR') or \
+            (instr.opcode in ('CM.POPRET', 'CM.POPRETZ', 'CM.JT',
+                              'CM.JALT') and not instr.as_written)
 
     @staticmethod
     def is_return_from_trap(instr):
         # C4: mnret (Smrnmi) and dret return from a trap too
-        return instr.opcode in ('SRET', 'MRET', 'MNRET', 'DRET')
+        return instr.opcode in ('SRET', 'MRET') or \
+            (instr.opcode in ('MNRET', 'DRET') and not instr.as_written)
 
     def is_uninferable_discon(self, instr):
         return self.is_uninferable_jump(instr) or \
@@ -919,13 +945,14 @@ class SpecDecoder:
         # target faults
         if self.start_of_trace or (
                 self.is_uninferable_discon(instr) and
-                instr.opcode not in ('ECALL', 'EBREAK', 'C.EBREAK')):
+                (instr.opcode not in ('ECALL', 'EBREAK', 'C.EBREAK') or
+                 'as-written-C1' in self.mut)):
             if not te_inst.thaddr:
                 return (te_inst.address << lsb) & MASK64
             # C10: the target of a return the stack predicts is inferable;
             # the encoder reports the handler (thaddr = 1), the EPC follows
             if not (self.options.implicit_return and self.prt_valid and
-                    self.is_return(instr)):
+                    self.is_return(instr)) or 'as-written-C10' in self.mut:
                 raise Abort('Expecting EPC address in te_inst')
         self.poss_next_epc = (te_inst.address << lsb) & MASK64
         if self.pne_valid:

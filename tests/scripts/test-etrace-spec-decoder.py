@@ -106,11 +106,23 @@ def main():
     params = model.Params(srcid_bits=8 if harts > 1 else 0,
                           spec_link_classes=not args.encoder_link_classes)
     packets = []
-    got = model.decode(stream, images, params, args.mutate,
-                       log=(lambda s, t, d: packets.append(
-                           (s, f'address={d.address:#x} pc={d.pc or 0:#x} '
-                            f'depth={d.irstack_depth} {t!r}')))
-                       if args.dump else None)
+    kinds = {}
+
+    def log(src, te_inst, dec):
+        kind = f'{te_inst.format}.{getattr(te_inst, "subformat", "")}'
+        if te_inst.format == 0 and te_inst.subformat == 0:
+            kind += f'/fmt{te_inst.branch_fmt}'
+        if te_inst.format in (0, 1, 2) and dec.flag_irreport(te_inst):
+            kind += '/irreport'
+        if te_inst.format in (0, 1, 2) and dec.flag_notify(te_inst):
+            kind += '/notify'
+        kinds[kind] = kinds.get(kind, 0) + 1
+        if args.dump:
+            packets.append((src, f'address={dec.address:#x} '
+                            f'pc={dec.pc or 0:#x} '
+                            f'depth={dec.irstack_depth} {te_inst!r}'))
+
+    got = model.decode(stream, images, params, args.mutate, log=log)
     t2 = time.time()
     if args.dump:
         with open(args.dump, 'w') as f:
@@ -121,7 +133,7 @@ def main():
                     print(f'{s} {line}', file=f)
     aborts = [line for items in got.values() for line in flow_lines(items)
               if line.startswith('abort')]
-    checks.append((not aborts, f'the model decoded {len(packets) or "the"}'
+    checks.append((not aborts, f'the model decoded {sum(kinds.values())}'
                    f' packets without abort ({t2 - t1:.1f} s)',
                    '\n# ' + '\n# '.join(aborts[:3])))
     ranges += rt.loaded(args.elf)
@@ -148,6 +160,8 @@ def main():
     for i, (ok, what, detail) in enumerate(checks, 1):
         print(f'{"ok" if ok else "not ok"} {i} - {what}' +
               ('' if ok else detail))
+    print('# packets: ' + ', '.join(f'{k} {v}' for k, v in sorted(
+        kinds.items())))
     print(f'# {time.time() - t0:.1f} s in all'
           + (f', mutations {",".join(args.mutate)}' if args.mutate else ''))
     sys.exit(0 if all(ok for ok, _, _ in checks) else 1)
