@@ -405,7 +405,7 @@ class StackEntry:
 
 
 class SpecDecoder:
-    MAX_STEPS = 50_000_000
+    MAX_STEPS = 5_000_000
 
     def __init__(self, images, params, mutations=()):
         self.images = images

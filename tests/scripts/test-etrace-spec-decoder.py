@@ -116,6 +116,11 @@ def main():
             kind += '/irreport'
         if te_inst.format in (0, 1, 2) and dec.flag_notify(te_inst):
             kind += '/notify'
+            if dec.last_pc is not None and dec.pc == dec.address and \
+                    dec.is_return(dec.get_instr(dec.last_pc)):
+                # the instruction right after a return (issue 28's third
+                # case: decoder.adoc:145 cannot stop there)
+                kind += '-after-return'
         kinds[kind] = kinds.get(kind, 0) + 1
         if args.dump:
             packets.append((src, f'address={dec.address:#x} '
