@@ -48,8 +48,6 @@ MUTATIONS = {
     'cache-never-replace': 'cache_update() fills only empty entries',
     'stack-full-no-push': 'push_return_stack() drops the call when full',
     'no-cache-flush': 'the cache is not emptied at a synchronisation (C9)',
-    'no-bpred-outcome': 'a format 0.0 packet ending at a branch leaves '
-                        'its outcome to the next map (as dec:90, dec:131)',
     'jalr-x0-relative': 'jalr with rs1 = x0 goes to pc + imm (dec:167)',
     'ir-pops-failed': 'a failed return stays popped (dec:200 as written)',
     # the pseudo-code as written where the model corrects it
@@ -60,6 +58,11 @@ MUTATIONS = {
                      '(dec:334-350)',
     'as-written-C5': 'a cache index is looked up before the path to the '
                      'inferred address is followed (dec:86)',
+    'as-written-C6': 'dec:90, dec:131 and dec:596 as written: a format '
+                     '0.0 packet with an address at a branch',
+    'as-written-C7': 'the stack and predictor are reset at a trap packet '
+                     'only without resync_disabled (dec:66; the model '
+                     'then takes resync_disabled as set)',
     'as-written-C8': 'implicit return targets are cached (dec:173-176)',
     'as-written-C10': 'an exception at an implicit return target needs '
                       'thaddr = 0 (dec:523-526)',
@@ -327,7 +330,8 @@ class Options:
         self.jump_target_cache = bool(ioptions & 8)
         self.branch_predictor = bool(ioptions & 16)
         self.sijump = bool(ioptions & 32)
-        # R7: no option bit of this encoder says "resync disabled"
+        # R7: protocol 2.0 has no resync_disabled option (2.1's Standard
+        # Support Packet has); the as-written-C7 mutation sets it
         self.resync_disabled = False
 
 
@@ -504,8 +508,10 @@ class SpecDecoder:
             if self.out and self.out[-1][0] == 'pc' and \
                     self.out[-1][1] == self.pc:
                 self.out[-1][2] = te_inst.privilege
-            if self.start_of_trace or not self.options.resync_disabled:
-                self.irstack_depth = 0                          # dec:66-69
+            # dec:66-69; C7: at every synchronisation packet
+            if self.start_of_trace or not self.options.resync_disabled or \
+                    'as-written-C7' not in self.mut:
+                self.irstack_depth = 0
                 self.return_stack[0].count = 0
                 self.bpred_init()
                 if 'no-cache-flush' not in self.mut:
@@ -544,7 +550,7 @@ class SpecDecoder:
         if self.includes_bpred_count(te_inst):                  # dec:88-94
             self.use_bpred = self.branches == 0
             # C6: dec:90 keeps dec:84's decision when there is an address
-            if te_inst.branch_fmt == 0 or 'no-bpred-outcome' in self.mut:
+            if te_inst.branch_fmt == 0 or 'as-written-C6' in self.mut:
                 self.stop_at_last_branch = te_inst.branch_fmt == 0
             self.branches += te_inst.branch_count + 31
             if self.is_failed_bpred(te_inst):
@@ -612,7 +618,7 @@ class SpecDecoder:
                 # C6: the outcome of a predicted final branch is kept in
                 # branch_map[0] (1: not taken), whether it met the
                 # prediction (branch_fmt 2) or not (0, 3)
-                if 'no-bpred-outcome' in self.mut:
+                if 'as-written-C6' in self.mut:
                     if self.is_failed_bpred(te_inst):
                         self.branch_map = (self.branch_map & ~1) | \
                             int(self.bpred_taken(self.pc, te_inst))
@@ -715,6 +721,7 @@ class SpecDecoder:
 
     def process_support(self, te_inst):
         self.options = Options(te_inst.ioptions)                # dec:213
+        self.options.resync_disabled = 'as-written-C7' in self.mut
         self.pne_valid = False
         if te_inst.qual_status != 0:                            # no_change
             self.start_of_trace = True
@@ -988,7 +995,10 @@ class SpecDecoder:
                         "predictor disabled")
         taken = self.bpred[self.get_index(address, 'bpred')][1]
         # C6: the final branch of branch_fmt 0 failed too (dec:596-598)
-        if self.branches == 1 and self.is_failed_bpred(te_inst):
+        if 'as-written-C6' in self.mut:
+            if self.branches == 1 and te_inst.branch_fmt == 3:
+                taken = not taken
+        elif self.branches == 1 and self.is_failed_bpred(te_inst):
             taken = not taken
         return taken
 

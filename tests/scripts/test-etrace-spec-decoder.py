@@ -110,6 +110,9 @@ def main():
 
     def log(src, te_inst, dec):
         kind = f'{te_inst.format}.{getattr(te_inst, "subformat", "")}'
+        if te_inst.format == 3 and te_inst.subformat == 1 and \
+                not te_inst.thaddr:
+            kind += '/thaddr0'
         if te_inst.format == 0 and te_inst.subformat == 0:
             kind += f'/fmt{te_inst.branch_fmt}'
         if te_inst.format in (0, 1, 2) and dec.flag_irreport(te_inst):
