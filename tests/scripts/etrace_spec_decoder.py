@@ -1034,7 +1034,7 @@ class SpecDecoder:
         aw = d.iaddress_width - d.iaddress_lsb
         irw = self.ir.width(d)
 
-        def address_and_flags(prev_msb_field=None):
+        def address_and_flags():
             t.address = bits.get(aw)
             t.prev['notify'] = t.address >> (aw - 1)
             t.notify = bits.get(1)

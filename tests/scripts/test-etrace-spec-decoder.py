@@ -17,7 +17,9 @@ for the break check: then the comparison is expected to fail.
 """
 
 import argparse
+import contextlib
 import importlib.util
+import io
 import os
 import sys
 import tempfile
@@ -148,10 +150,8 @@ def main():
     for hart in sorted(want):
         lines = flow_lines(got.get(hart, []))
         lines = [g for g in lines if not g.startswith('abort')]
+        buf = io.StringIO()
         try:
-            import contextlib
-            import io
-            buf = io.StringIO()
             with contextlib.redirect_stdout(buf):
                 insns, traps = rt.compare(hart, want[hart], lines, False,
                                           ranges)
