@@ -29,11 +29,14 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'scripts'))
 import bench_lib  # noqa: E402
+from rvcfo import qemu  # noqa: E402
 
 CPU_PLAIN = 'rv64,smcsrind=on,sscsrind=on'
 CPU_CTR = CPU_PLAIN + ',smctr=on,ssctr=on'
-MODE_ADDR = '0x80f00000'
+MODE_ADDR = 0x80f00000
 
 CONFIGS = {
     'no-ctr': (CPU_PLAIN, 0),
@@ -65,17 +68,16 @@ PAIRS = [
 ]
 
 
-def command(qemu, elf, config):
+def command(qemu_bin, elf, config):
+    """The run of @config (rvcfo.qemu builds the command line)."""
     cpu, mode = CONFIGS[config]
-    return [qemu, '-M', 'virt', '-bios', 'none', '-display', 'none',
-            '-monitor', 'none', '-serial', 'stdio', '-no-reboot',
-            '-cpu', cpu, '-kernel', elf,
-            '-device', f'loader,addr={MODE_ADDR},data={mode},data-len=4']
+    return qemu.command(qemu_bin, serial='stdio', cpu=cpu, kernel=elf,
+                        extra=qemu.loader(MODE_ADDR, mode, 4))
 
 
-def run_once(qemu, elf, config):
+def run_once(qemu_bin, elf, config):
     """CPU time (user + system) of one run, checked for the PASS line."""
-    cmd = command(qemu, elf, config)
+    cmd = command(qemu_bin, elf, config)
     seconds, status, text = bench_lib.run_timed(cmd)
     if status != 0 or 'PASS' not in text:
         sys.exit(f'bench-ctr: run failed ({" ".join(cmd)}):\n{text}')

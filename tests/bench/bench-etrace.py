@@ -33,7 +33,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 '..', 'scripts'))
 import bench_lib  # noqa: E402
-from rvcfo import record  # noqa: E402
+from rvcfo import qemu, record  # noqa: E402
 
 CPU = 'rv64'
 # A tenth of bench-ctr's rounds: QEMU's -d exec log of the whole
@@ -82,25 +82,23 @@ OPTION_SETS = [
 ]
 
 
-def command(qemu, elf, config, out):
-    cmd = [qemu, '-M', 'virt', '-bios', 'none', '-display', 'none',
-           '-monitor', 'none', '-serial', 'stdio', '-no-reboot',
-           '-cpu', CPU, '-kernel', elf,
-           '-device', f'loader,addr=0x80f00004,data={ROUNDS},data-len=4']
-    if config in ('trace', 'trace-ir'):
-        cmd[2] = 'virt,trace=on,trace-chardev=tr,trace-start=on'
-        cmd += ['-chardev', f'file,id=tr,path={out}']
-        if config == 'trace-ir':
-            cmd += ['-global', 'riscv-trace-encoder.implicit-return=on']
-    elif config == 'exec-log':
-        cmd += ['-d', 'exec,nochain', '-D', out]
-    return cmd
+def command(qemu_bin, elf, config, out):
+    """The run of @config (rvcfo.qemu builds the command line)."""
+    traced = config in ('trace', 'trace-ir')
+    extra = qemu.loader(0x80f00004, ROUNDS, 4)
+    if config == 'trace-ir':
+        extra += qemu.encoder('implicit-return', 'on')
+    return qemu.command(qemu_bin, machine=qemu.TRACED if traced else 'virt',
+                        chardev=qemu.trace_file(out) if traced else (),
+                        serial='stdio', cpu=CPU, kernel=elf, extra=extra,
+                        log_items='exec,nochain' if config == 'exec-log'
+                        else None, log_file=out)
 
 
-def run_once(qemu, elf, config, tmp):
+def run_once(qemu_bin, elf, config, tmp):
     """(CPU time, bytes written, instructions retired) of one run."""
     out = os.path.join(tmp, config + '.out')
-    cmd = command(qemu, elf, config, out)
+    cmd = command(qemu_bin, elf, config, out)
     seconds, status, text = bench_lib.run_timed(cmd)
     m = re.search(r'INSTRET (\d+)', text)
     if status != 0 or 'PASS' not in text or not m:
