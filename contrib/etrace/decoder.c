@@ -11,6 +11,13 @@
  * carries the EPC, and the format 3.0 after it is the handler's first
  * instruction, with no path to follow; a decoder that stopped at the
  * first occurrence of an inferred address carries on from there.
+ *
+ * Protocol 2.1 (the Implicit Return extension): a return pops the stack
+ * whenever it is not empty, and irets counts the returns popped since
+ * the last branch or since following the packet began; the return at
+ * which following stopped is popped when it executes, in the next
+ * packet's following, as the encoder counts it (docs/specs/
+ * riscv-trace.rst, "Protocol 2.1").
  */
 
 #include "qemu/osdep.h"
@@ -51,6 +58,11 @@ static inline void report_run(EtdDecoder *d, const EtdBlock *b,
     }
 }
 
+static inline bool proto_2_1(const EtdDecoder *d)
+{
+    return d->params.protocol >= ETRACE_PROTOCOL_2_1;
+}
+
 /* The instruction at pc is a branch. */
 static inline bool at_branch(const EtdDecoder *d)
 {
@@ -67,6 +79,18 @@ static inline uint64_t pending(const EtdDecoder *d)
 static inline bool unprocessed(const EtdDecoder *d)
 {
     return pending(d) != (at_branch(d) ? 1u : 0u);
+}
+
+/*
+ * Branch outcomes left that do not belong to the instruction at the
+ * reported address (unprocessed_branches(address), decoder.adoc).
+ */
+static bool unprocessed_at_address(EtdDecoder *d)
+{
+    EtdBlock *b = etd_image_block(d->img, d->address);
+    bool branch = b->count == 1 && b->end == ETD_END_BRANCH;
+
+    return pending(d) != (branch ? 1u : 0u);
 }
 
 /*
@@ -155,6 +179,26 @@ typedef enum EtdStep {
     ETD_STEP_FAIL,          /* an error */
 } EtdStep;
 
+/* The instruction at pc is a return the stack would pop. */
+static inline bool at_popped_return(const EtdDecoder *d)
+{
+    return d->ir_on && d->idx + 1 == d->blk->count && d->blk->ir_ret &&
+           d->blk->end == ETD_END_UNINF && etd_retstack_depth(&d->rs);
+}
+
+/*
+ * 2.1: implicit returns the packet counts are yet to come
+ * (unprocessed_implicit_returns); a return at pc counts already, as the
+ * pseudo-code pops it on reaching it.
+ */
+static bool unprocessed_irets(const EtdDecoder *d, const EtdStop *s)
+{
+    bool popped = at_popped_return(d);
+    unsigned depth = etd_retstack_depth(&d->rs) - popped;
+
+    return depth > 0 && s->irreport && s->irdepth > d->irets + popped;
+}
+
 /*
  * After pc moved to an instruction: does following stop here?  @uninf:
  * the move was an uninferable discontinuity (pc is the reported address).
@@ -175,9 +219,11 @@ static EtdStep stop_here(EtdDecoder *d, const EtdStop *s, bool uninf,
         return ETD_STEP_DONE;
     }
     if (uninf) {
-        if (d->ioptions & ETRACE_IOPT_JUMP_TARGET_CACHE) {
+        if ((d->ioptions & ETRACE_IOPT_JUMP_TARGET_CACHE) &&
+            !d->ir_keep_cache) {
             etd_jtc_update(&d->jtc, d->pc);
         }
+        d->ir_keep_cache = false;
         if (unprocessed(d)) {
             g_set_error(errp, ETD_ERROR, ETD_ERR_BRANCHES_UNUSED,
                         "reached 0x%" PRIx64 " after an uninferable jump "
@@ -193,6 +239,15 @@ static EtdStep stop_here(EtdDecoder *d, const EtdStop *s, bool uninf,
     if (t->format != ETRACE_FMT_SYNC) {
         if (d->stop_at_last_branch || unprocessed(d)) {
             return ETD_STEP_ON;
+        }
+        if (proto_2_1(d)) {
+            if (unprocessed_irets(d, s)) {
+                return ETD_STEP_ON;
+            }
+            if (!s->notify && !s->updiscon) {
+                d->inferred_address = true;
+            }
+            return s->notify || !s->updiscon ? ETD_STEP_DONE : ETD_STEP_ON;
         }
         if (s->notify) {
             return ETD_STEP_DONE;
@@ -231,15 +286,23 @@ static void leave_images(EtdDecoder *d, uint64_t from, uint64_t to)
 
 /*
  * The return ending @b is implicit (is_implicit_return): the stack is not
- * empty, and the packet does not report a failed return at this depth.
+ * empty, and the packet does not report it: in 2.0 a failed return at
+ * this depth, in 2.1 the return after irets others with no branch
+ * outcome left (but the reported address's).
  */
-static inline bool ir_implicit(const EtdDecoder *d, const EtdBlock *b,
+static inline bool ir_implicit(EtdDecoder *d, const EtdBlock *b,
                                const EtdStop *s)
 {
     unsigned depth = etd_retstack_depth(&d->rs);
 
-    return b->ir_ret && d->ir_on && depth &&
-           !(s->irreport && s->irdepth == depth);
+    if (!b->ir_ret || !d->ir_on || !depth) {
+        return false;
+    }
+    if (proto_2_1(d)) {
+        return !(s->irreport && s->irdepth == d->irets &&
+                 !unprocessed_at_address(d));
+    }
+    return !(s->irreport && s->irdepth == depth);
 }
 
 /* The block at @to, an inferable successor linked from @link. */
@@ -302,6 +365,7 @@ static EtdStep exit_branch(EtdDecoder *d, EtdBlock *b, EtdExit *x,
     if (!take_branch(d, &taken, errp)) {
         return ETD_STEP_FAIL;
     }
+    d->irets = 0;
     if (!taken) {
         x->to = b->last + b->last_size;
         x->next = successor(d, &b->next_seq, x->to);
@@ -323,6 +387,12 @@ static EtdStep exit_uninf(EtdDecoder *d, const EtdStop *s, EtdBlock *b,
 {
     if (b->end == ETD_END_UNINF && seq_target(d, b, &x->to)) {
         x->next = etd_image_block(d->img, x->to);
+        if (proto_2_1(d) && b->ir_ret && d->ir_on &&
+            etd_retstack_depth(&d->rs)) {
+            /* 2.1: a sequentially inferable return pops the stack too */
+            etd_retstack_pop(&d->rs);
+            d->irets++;
+        }
         return ETD_STEP_ON;
     }
     if (b->end == ETD_END_UNINF && ir_implicit(d, b, s)) {
@@ -336,7 +406,14 @@ static EtdStep exit_uninf(EtdDecoder *d, const EtdStop *s, EtdBlock *b,
         }
         x->to = etd_retstack_pop(&d->rs);
         x->next = etd_image_block(d->img, x->to);
+        d->irets++;
         return ETD_STEP_ON;
+    }
+    if (proto_2_1(d) && b->end == ETD_END_UNINF && b->ir_ret && d->ir_on &&
+        etd_retstack_depth(&d->rs)) {
+        /* The reported return pops too; a predicted target is not cached */
+        d->ir_keep_cache = etd_retstack_pop(&d->rs) == d->address;
+        d->irets++;
     }
     x->xret = b->end == ETD_END_XRET;
     if (d->stop_at_last_branch || d->stop_at_fail) {
@@ -655,9 +732,51 @@ static bool follow_to_later_pass(EtdDecoder *d, GError **errp)
     return true;
 }
 
+/*
+ * 2.1: the Standard Support Packet gives the parameters the packets
+ * depend on.  This decoder reads no time field in format 3 packets and
+ * keeps no call counter.
+ */
+static bool support_params(EtdDecoder *d, const ETraceTeInst *t,
+                           GError **errp)
+{
+    ETraceParams *p = &d->params;
+
+    if (t->encoder_mode || t->time_width || t->call_counter_size ||
+        t->cache_size > ETD_JTC_MAX_BITS ||
+        t->bpred_size > ETD_BPRED_MAX_BITS ||
+        t->return_stack_size > ETD_RSTACK_MAX_BITS || t->f0s_width > 2) {
+        g_set_error(errp, ETD_ERROR, ETD_ERR_UNKNOWN_PACKET,
+                    "support packet with parameters this decoder does not "
+                    "implement (encoder_mode %u, time_width %u, "
+                    "call_counter_size %u, cache_size %u, bpred_size %u, "
+                    "return_stack_size %u, f0s_width %u)", t->encoder_mode,
+                    t->time_width, t->call_counter_size, t->cache_size,
+                    t->bpred_size, t->return_stack_size, t->f0s_width);
+        return false;
+    }
+    if (t->cache_size != p->cache_size) {
+        p->cache_size = t->cache_size;
+        etd_jtc_init(&d->jtc, p->iaddress_lsb, p->cache_size);
+    }
+    if (t->bpred_size != p->bpred_size) {
+        p->bpred_size = t->bpred_size;
+        etd_bpred_init(&d->bp, p->iaddress_lsb, p->bpred_size);
+    }
+    if (t->return_stack_size != p->return_stack_size) {
+        p->return_stack_size = t->return_stack_size;
+        etd_retstack_init(&d->rs, p->return_stack_size);
+    }
+    p->f0s_width = t->f0s_width;
+    return true;
+}
+
 static bool support_packet(EtdDecoder *d, const ETraceTeInst *t,
                            GError **errp)
 {
+    if (proto_2_1(d) && !support_params(d, t, errp)) {
+        return false;
+    }
     if (t->ioptions != d->ioptions) {
         /* The encoder's jump target cache starts empty too. */
         etd_jtc_clear(&d->jtc);
@@ -791,6 +910,7 @@ static bool branch_count_packet(EtdDecoder *d, const ETraceTeInst *t,
     if (!go) {
         return true;
     }
+    d->irets = 0;
     if (t->branch_fmt & ETRACE_BFMT_ADDR) {
         packet_address(d, t, &s);
     }
@@ -846,6 +966,7 @@ static bool jump_cache_packet(EtdDecoder *d, const ETraceTeInst *t,
     if (!go) {
         return true;
     }
+    d->irets = 0;
     if (d->in_unknown) {
         /* An uninferable jump in code no image holds. */
         drop_branches(d);
@@ -956,6 +1077,7 @@ static bool decoder_packet(EtdDecoder *d, const ETraceTeInst *t,
     if (!go) {
         return true;
     }
+    d->irets = 0;
     if (t->format == ETRACE_FMT_ADDR || t->branches) {
         packet_address(d, t, &s);
     }

@@ -152,6 +152,13 @@ bool etd_image_add_bin(EtdImage *img, const char *path, uint64_t addr,
 /* Decode Zcmp/Zcmt (cm.*) rather than c.fsdsp/c.sdsp-class encodings. */
 void etd_image_set_zc(EtdImage *img, bool zcmp_zcmt);
 
+/*
+ * Calls and returns for implicit return as protocol 2.1 has them (x1 and
+ * x5 links, cm.jalt, cm.popret), not as 2.0's (x1 links only).  Before
+ * the first block is looked at.
+ */
+void etd_image_set_spec_links(EtdImage *img, bool spec);
+
 /* The cached block that starts at @pc; never NULL. */
 EtdBlock *etd_image_block(EtdImage *img, uint64_t pc);
 
@@ -264,6 +271,13 @@ typedef struct EtdDecoder {
     bool ir_on;
     bool ir_stale;
     EtdRetStack rs;
+    /*
+     * Protocol 2.1: returns popped since the last branch or since
+     * following the packet began (irets); the return taken as the one a
+     * packet reports was predicted, its target is not cached.
+     */
+    unsigned irets;
+    bool ir_keep_cache;
     bool start_of_trace;
     bool stop_at_last_branch;
     bool inferred_address;

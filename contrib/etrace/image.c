@@ -40,6 +40,7 @@ struct EtdImage {
     unsigned last_seg;
     bool rv32;
     bool zc;                    /* Zcmp/Zcmt encodings */
+    bool spec_links;            /* calls and returns of protocol 2.1 */
     GHashTable *blocks;         /* start address -> EtdBlock */
     struct {
         uint64_t pc;
@@ -113,6 +114,11 @@ void etd_image_add_mem(EtdImage *img, uint64_t addr, const uint8_t *data,
 void etd_image_set_zc(EtdImage *img, bool zc)
 {
     img->zc = zc;
+}
+
+void etd_image_set_spec_links(EtdImage *img, bool spec)
+{
+    img->spec_links = spec;
 }
 
 bool etd_image_rv32(const EtdImage *img)
@@ -507,13 +513,57 @@ static void operands(const EtdImage *img, uint32_t insn, unsigned size,
 }
 
 /*
+ * Protocol 2.1: calls and returns as decoder.adoc 2.0.5's is_call() and
+ * is_return() see them (the jump classes of ingressPort.adoc): x1 and x5
+ * links, cm.jalt a call, cm.popret and cm.popretz returns.
+ */
+static void ir_kind_spec(const EtdImage *img, uint32_t insn, unsigned size,
+                         EtdInsn *out)
+{
+    unsigned rd = (insn >> 7) & 31, rs1 = (insn >> 15) & 31;
+
+    if (size == 4) {
+        if ((insn & 0x7f) == 0x6f) {
+            out->ir_call = is_link(rd);
+        } else if ((insn & 0x707f) == 0x67) {
+            out->ir_call = (rd == 1 && rs1 != 5) || (rd == 5 && rs1 != 1);
+            out->ir_ret = is_link(rs1) && !is_link(rd);
+        }
+        return;
+    }
+    switch ((insn & 3) << 3 | (insn >> 13)) {
+    case 1 << 3 | 1:    /* c.jal (RV32) */
+        out->ir_call = img->rv32;
+        break;
+    case 2 << 3 | 4:    /* c.jr, c.jalr */
+        if (out->end == ETD_END_UNINF && !((insn >> 2) & 31)) {
+            out->ir_call = (insn >> 12) & 1 && rd != 5;
+            out->ir_ret = !((insn >> 12) & 1) && is_link(rd);
+        }
+        break;
+    case 2 << 3 | 5:    /* cm.jalt, cm.popret, cm.popretz */
+        if (out->end == ETD_END_UNINF) {
+            out->ir_call = out->call;
+            out->ir_ret = ((insn >> 10) & 7) != 0;
+        }
+        break;
+    }
+}
+
+/*
  * Calls and returns as the decoder pseudo-code's is_call and
- * is_implicit_return see them (decoder.adoc): only x1 links.
+ * is_implicit_return see them (decoder.adoc): only x1 links; in 2.1,
+ * ir_kind_spec().
  */
 static void ir_kind(const EtdImage *img, uint32_t insn, unsigned size,
                     EtdInsn *out)
 {
     unsigned rd = (insn >> 7) & 31;
+
+    if (img->spec_links) {
+        ir_kind_spec(img, insn, size, out);
+        return;
+    }
 
     if (size == 4) {
         if ((insn & 0x7f) == 0x6f) {

@@ -327,6 +327,7 @@ typedef struct EtdOptions {
     char *param;
     char *output;
     char *zc;
+    char *protocol;
     gint64 src;
     gboolean join;
     gboolean rv32;
@@ -345,6 +346,7 @@ static void free_options(EtdOptions *o)
     g_free(o->param);
     g_free(o->output);
     g_free(o->zc);
+    g_free(o->protocol);
 }
 
 /* The options' values, checked; the stream argument is left in @argv. */
@@ -376,6 +378,10 @@ static bool parse_options(int *argc, char ***argv, EtdOptions *o)
           "written at run time, code of other programs)", NULL },
         { "rv32", 0, 0, G_OPTION_ARG_NONE, &o->rv32,
           "raw binaries hold RV32 code (c.jal)", NULL },
+        { "protocol", 0, 0, G_OPTION_ARG_STRING, &o->protocol,
+          "E-Trace protocol of the stream: 2.0 (default; parameters from "
+          "--param) or 2.1 (parameters from its Standard Support Packets)",
+          "2.0|2.1" },
         { "zc", 0, 0, G_OPTION_ARG_STRING, &o->zc,
           "on: decode Zcmp/Zcmt (cm.*) encodings; off: Zcd; default: "
           "as the ELF attributes say", "on|off" },
@@ -404,6 +410,15 @@ static bool parse_options(int *argc, char ***argv, EtdOptions *o)
     if (o->param && !parse_params(&o->params, &o->srcid_bits,
                                   &o->timestamp_bytes, o->param, &err)) {
         print_error(err->code, "%s", err->message);
+        return false;
+    }
+    if (!o->protocol || !strcmp(o->protocol, "2.0")) {
+        o->params.protocol = ETRACE_PROTOCOL_2_0;
+    } else if (!strcmp(o->protocol, "2.1")) {
+        o->params.protocol = ETRACE_PROTOCOL_2_1;
+    } else {
+        print_error(ETD_ERR_BAD_VALUE, "--protocol: unknown version '%s' "
+                    "(2.0 or 2.1)", o->protocol);
         return false;
     }
     if (o->src >= (1 << o->srcid_bits) || o->src < -1) {
@@ -458,6 +473,7 @@ static bool load_images(EtdImage *img, const EtdOptions *o)
     if (o->zc) {
         etd_image_set_zc(img, !strcmp(o->zc, "on"));
     }
+    etd_image_set_spec_links(img, o->params.protocol >= ETRACE_PROTOCOL_2_1);
     return true;
 }
 

@@ -99,7 +99,9 @@ static int take_packet(EtdStream *m, const uint8_t *p, size_t len)
     if (m->only_src >= 0 && src != (unsigned)m->only_src) {
         return total;
     }
-    if (!etrace_te_inst_unpack(&t, &m->params, payload, length)) {
+    /* In 2.1 the parameters of a source come with its support packets. */
+    if (!etrace_te_inst_unpack(&t, &etd_stream_decoder(m, src)->params,
+                               payload, length)) {
         g_autofree char *msg =
             g_strdup_printf("a packet this decoder cannot read (format %u)",
                             payload[0] & 3);

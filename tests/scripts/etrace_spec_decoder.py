@@ -19,18 +19,20 @@ docs/etrace-decoder-pseudocode.md.  MUTATIONS lists deliberate faults
 the tests use to show that the comparison with QEMU's record would
 catch a wrong model.
 
-Protocol 2.0 (irdepth, payload.adoc) is what the encoder sends; 2.0.5's
-pseudo-code is written for protocol 2.1 (irets, extensions.adoc,
-"Implicit Return v0.8").  The two differ only in the implicit return
-field and in the three functions that read it: is_implicit_return(),
-unprocessed_implicit_returns() and the irets bookkeeping, which are
-methods of IrDepthRules (2.0, reading R8) and IretsRules (2.1, as
-written, not yet exercised: no encoder sends it).
+2.0.5's pseudo-code is written for protocol 2.1 (irets and the Standard
+Support Packet, extensions.adoc, v0.8); the encoder sends 2.0 (irdepth,
+payload.adoc) by default and 2.1 when asked.  The two differ in the
+support packet (2.1 carries the options in their own fields and the
+parameters: parse() and process_support()) and in the implicit return
+field and the functions that read it: is_implicit_return(),
+unprocessed_implicit_returns(), which are methods of IrDepthRules (2.0,
+reading R8) and IretsRules (2.1, as written, with C11).
 
 API: decode(stream, images, params, options) -> {srcID: [items]}, items
 being ('pc', address, privilege), ('trap', dict) or ('gap', reason).
 """
 
+import copy
 import sys
 
 try:
@@ -49,7 +51,11 @@ MUTATIONS = {
     'stack-full-no-push': 'push_return_stack() drops the call when full',
     'no-cache-flush': 'the cache is not emptied at a synchronisation (C9)',
     'jalr-x0-relative': 'jalr with rs1 = x0 goes to pc + imm (dec:167)',
-    'ir-pops-failed': 'a failed return stays popped (dec:200 as written)',
+    'ir-pops-failed': 'a failed return stays popped (dec:200 as written; '
+                      '2.0 only)',
+    'as-written-C11': 'irets starts at 0 for each packet (dec:37), though '
+                      'the return at which following stopped was popped',
+    'as-written-C12': 'prt_valid is left as it was at a format 3 packet',
     # the pseudo-code as written where the model corrects it
     'as-written-C1': 'exception_address() takes ecall/ebreak for an '
                      'uninferable discontinuity (dec:523)',
@@ -321,9 +327,17 @@ def frames(stream, params):
 
 
 class Options:
-    """ioptions of the support packet (docs/specs/riscv-trace.rst)."""
+    """The options of a support packet: 2.0's ioptions
+    (docs/specs/riscv-trace.rst), or the fields of 2.1's Standard Support
+    Packet (ssp)."""
 
-    def __init__(self, ioptions=0):
+    def __init__(self, ioptions=0, ssp=None):
+        if ssp is not None:
+            for name in SSP_OPTIONS:
+                setattr(self, name, bool(getattr(ssp, name)))
+            self.implicit_exception = self.implicit_except
+            self.full_address = self.full_iaddress
+            return
         self.implicit_return = bool(ioptions & 1)
         self.implicit_exception = bool(ioptions & 2)
         self.full_address = bool(ioptions & 4)
@@ -333,6 +347,21 @@ class Options:
         # R7: protocol 2.0 has no resync_disabled option (2.1's Standard
         # Support Packet has); the as-written-C7 mutation sets it
         self.resync_disabled = False
+
+
+# extensions.adoc, "Standard Support Packet format": the fields after
+# subformat, with their widths
+SSP_FIELDS = (('ienable', 1), ('encoder_mode', 2), ('qual_status', 2),
+              ('sijump', 1), ('implicit_return', 1), ('branch_predictor', 1),
+              ('jump_target_cache', 1), ('implicit_except', 1),
+              ('full_iaddress', 1), ('resync_disabled', 1), ('iret_ext', 1),
+              ('time_width', 3), ('f0s_width', 2), ('return_stack_size', 3),
+              ('call_counter_size', 4), ('bpred_size', 3), ('cache_size', 3),
+              ('denable', 1), ('dloss', 1), ('mmacas_ext', 1), ('noaddr', 1),
+              ('nodata', 1), ('full_daddress', 1), ('full_data', 1))
+SSP_OPTIONS = ('sijump', 'implicit_return', 'branch_predictor',
+               'jump_target_cache', 'implicit_except', 'full_iaddress',
+               'resync_disabled')
 
 
 def branch_map_len(branches):
@@ -350,6 +379,8 @@ class IretsRules:
     """Protocol 2.1 (extensions.adoc, Implicit Return v0.8): the
     pseudo-code as written (dec:425, dec:461-463)."""
     field = 'irets'
+    # a return that is not implicit is popped too (dec:200-202)
+    unpop_failed = False
 
     @staticmethod
     def width(params):
@@ -376,6 +407,8 @@ class IrDepthRules:
     is reached when the stack holds irdepth entries (2.0, the stop rule
     at an inferred address)."""
     field = 'irdepth'
+    # R8: a return taken as the reported (failed) one is not popped
+    unpop_failed = True
 
     @staticmethod
     def width(params):
@@ -413,7 +446,8 @@ class SpecDecoder:
 
     def __init__(self, images, params, mutations=()):
         self.images = images
-        self.discovery = params
+        # 2.1 streams change it (ssp_discovery())
+        self.discovery = copy.copy(params)
         self.mut = set(mutations)
         Instr.as_written = 'as-written-C4' in self.mut
         self.ir = IretsRules if params.protocol == '2.1' else IrDepthRules
@@ -468,6 +502,11 @@ class SpecDecoder:
     def process_te_inst(self, te_inst):
         self.use_bpred = False                                  # dec:36
         self.irets = 0                                          # dec:37
+        # C11: the return at which following stopped was popped on
+        # reaching it (dec:200-202), and counts, as dec:119 counts it
+        if te_inst.format != 3 and self.prt_valid and \
+                'as-written-C11' not in self.mut:
+            self.irets = 1
         lsb = self.discovery.iaddress_lsb
         if te_inst.format == 3:                                 # dec:38
             if te_inst.subformat == 3:                          # dec:39-41
@@ -513,6 +552,9 @@ class SpecDecoder:
                     'as-written-C7' not in self.mut:
                 self.irstack_depth = 0
                 self.return_stack[0].count = 0
+                # C12: nothing popped is left to return to
+                if 'as-written-C12' not in self.mut:
+                    self.prt_valid = False
                 self.bpred_init()
                 if 'no-cache-flush' not in self.mut:
                     self.cache_init()                           # C9
@@ -720,8 +762,12 @@ class SpecDecoder:
     # -- dec:208-227 -------------------------------------------------------
 
     def process_support(self, te_inst):
-        self.options = Options(te_inst.ioptions)                # dec:213
-        self.options.resync_disabled = 'as-written-C7' in self.mut
+        if self.discovery.protocol == '2.1':
+            self.options = Options(ssp=te_inst)                 # dec:213
+            self.ssp_discovery(te_inst)
+        else:
+            self.options = Options(te_inst.ioptions)            # dec:213
+            self.options.resync_disabled = 'as-written-C7' in self.mut
         self.pne_valid = False
         if te_inst.qual_status != 0:                            # no_change
             self.start_of_trace = True
@@ -736,6 +782,30 @@ class SpecDecoder:
                 self.report_pc(self.pc)
                 if stop_here:
                     return
+
+    def ssp_discovery(self, te_inst):
+        """2.1: the parameters come with the Standard Support Packet
+        (extensions.adoc); the structures they size start afresh when
+        they change."""
+        d = self.discovery
+        if te_inst.encoder_mode != 0:
+            raise Abort(f'encoder_mode {te_inst.encoder_mode}: not branch '
+                        'trace')
+        new = {'time_width': 16 * te_inst.time_width,
+               'f0s_width': te_inst.f0s_width,
+               'return_stack_size': te_inst.return_stack_size,
+               'call_counter_size': te_inst.call_counter_size,
+               'bpred_size': te_inst.bpred_size,
+               'cache_size': te_inst.cache_size}
+        if all(getattr(d, k) == v for k, v in new.items()):
+            return
+        for k, v in new.items():
+            setattr(d, k, v)
+        self.return_stack = [StackEntry() for _ in range(
+            self.irstack_depth_max())]
+        self.irstack_depth = 0
+        self.bpred = [[False, True] for _ in range(1 << d.bpred_size)]
+        self.cache_init()
 
     # -- dec:229-279 -------------------------------------------------------
 
@@ -863,8 +933,9 @@ class SpecDecoder:
             return False
         if self.is_return(instr):
             if self.ir.is_reported_return(self, address, te_inst):
-                # R8: a return that failed the prediction does not pop
-                if self.prt_valid and 'ir-pops-failed' not in self.mut:
+                # R8 (2.0): a return that failed the prediction does not pop
+                if self.prt_valid and self.ir.unpop_failed and \
+                        'ir-pops-failed' not in self.mut:
                     depth, entry = self.popped_entry
                     self.irstack_depth = depth
                     self.return_stack[depth - 1] = entry
@@ -1047,7 +1118,10 @@ class SpecDecoder:
         t.format = bits.get(2)
         if t.format == 3:
             t.subformat = bits.get(2)
-            if t.subformat == 3:
+            if t.subformat == 3 and d.protocol == '2.1':
+                for name, width in SSP_FIELDS:
+                    setattr(t, name, bits.get(width))
+            elif t.subformat == 3:
                 t.ienable = bits.get(1)
                 t.encoder_mode = bits.get(d.encoder_mode_width)
                 t.qual_status = bits.get(2)

@@ -55,8 +55,8 @@ import tempfile
 
 from rvcfo import cli, record
 from rvcfo.roundtrip import (TAIL, check_times, compare, decoded,
-                             decoder_cmd, expected, loaded, rom_image,
-                             split_times)
+                             decoder_cmd, expected, loaded, protocol_of,
+                             rom_image, split_times)
 
 
 def main():
@@ -101,16 +101,18 @@ def main():
     if '-smp' in extra:
         harts = int(extra[extra.index('-smp') + 1])
     srcid_bits = 8 if harts > 1 else 0
+    protocol = protocol_of(extra)
     with tempfile.TemporaryDirectory() as tmp:
         log, trace = record.run_traced(qemu, elf, cpu, extra, tmp, slow)
         want, code = expected(log, cpu.startswith('rv32'), harts)
         rom, images = rom_image(code, tmp)
         for fw in firmware:
             rom += ['--elf', fw]
-        got = decoded(decoder, elf, rom, trace, srcid_bits, cpu)
+        got = decoded(decoder, elf, rom, trace, srcid_bits, cpu, protocol)
         if want_stats:
             res = subprocess.run(decoder_cmd(decoder, elf, rom, trace,
-                                             srcid_bits, cpu, 'stats'),
+                                             srcid_bits, cpu, 'stats',
+                                             protocol),
                                  capture_output=True, text=True,
                                  check=False)
             if res.returncode != 0:
@@ -121,7 +123,7 @@ def main():
             # for the end (the finisher's spin runs as long as it runs)
             again = decoded(decoder, elf, rom,
                             record.run_plain(qemu, elf, cpu, extra, tmp),
-                            srcid_bits, cpu)
+                            srcid_bits, cpu, protocol)
             for hart in sorted(got):
                 other = again.get(hart, [])
                 n = min(len(got[hart]), len(other)) - TAIL

@@ -97,7 +97,8 @@ def main():
     checks.append((True, f'guest ran traced, {len(stream)} bytes of trace '
                    f'({t1 - t0:.1f} s)', ''))
     params = model.Params(srcid_bits=8 if harts > 1 else 0,
-                          spec_link_classes=not args.encoder_link_classes)
+                          spec_link_classes=not args.encoder_link_classes,
+                          protocol=rt.protocol_of(args.qemu_args))
     packets = []
     kinds = {}
 

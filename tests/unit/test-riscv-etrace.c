@@ -37,6 +37,18 @@ static const ETraceParams rv64 = {
  * 16-entry return stack: 5-bit irdepth.
  */
 static const ETraceParams rv64_ir = ETRACE_QEMU_PARAMS;
+/* The same in protocol 2.1: 8-bit irets, the Standard Support Packet. */
+static const ETraceParams rv64_21 = {
+    .iaddress_width = 64,
+    .iaddress_lsb = 1,
+    .privilege_width = 3,
+    .ecause_width = 6,
+    .f0s_width = 1,
+    .cache_size = 6,
+    .bpred_size = 6,
+    .return_stack_size = 4,
+    .protocol = ETRACE_PROTOCOL_2_1,
+};
 
 /*
  * ETRACE_QEMU_PARAMS, which the encoder and etrace-decode share, has the
@@ -125,6 +137,95 @@ static void test_spec_example_bytes(void)
     check_payload(&example, &f1, "05 04 01 00 80 00");
     etrace_set_status_bits(&f2, &example, false, false, false, 0);
     check_payload(&example, &f2, "32 04 00 00 02");
+}
+
+/*
+ * Protocol 2.1, the Standard Support Packet (extensions.adoc): bits 0-3
+ * format and subformat 11 11, 4 ienable, 5-6 encoder_mode, 7-8
+ * qual_status, 9 sijump, 10 implicit_return, 11 branch_predictor, 12
+ * jump_target_cache, 13 implicit_except, 14 full_iaddress, 15
+ * resync_disabled, 16 iret_ext, 17-19 time_width, 20-21 f0s_width, 22-24
+ * return_stack_size, 25-28 call_counter_size, 29-31 bpred_size, 32-34
+ * cache_size, 35 denable, 36 dloss, 37-41 mmacas_ext, noaddr, nodata,
+ * full_daddress, full_data.
+ */
+static void test_ssp(void)
+{
+    ETraceTeInst t = {
+        .format = ETRACE_FMT_SYNC,
+        .subformat = ETRACE_SYNC_SUPPORT,
+        .ienable = true,
+        .iret_ext = true,
+        .f0s_width = 1,
+        .return_stack_size = 4,
+        .bpred_size = 6,
+        .cache_size = 6,
+    };
+    ETraceTeInst back;
+    ETraceBits b;
+    uint8_t bytes[5] = { 0x8f, 0xdf, 0x11, 0xc1, 0x06 };
+
+    /*
+     * QEMU's parameters, no option: bits 0-4; 16 and 20 (byte 2 0x11);
+     * return_stack_size 100 in bits 22-24 and bpred_size 110 in 29-31
+     * (byte 3 0xc1); cache_size 110 in bits 32-34 (byte 4 0x06); bit 35
+     * the sign, 0.
+     */
+    check_payload(&rv64_21, &t, "1f 00 11 c1 06");
+    /*
+     * ienable 0, ended_ntr (bits 7-8), every option but implicit_except:
+     * bits 9-12, 14 and 15 (byte 1 0xde | 0x01).
+     */
+    t.ienable = false;
+    t.qual_status = ETRACE_QUAL_ENDED_NTR;
+    t.ioptions = ETRACE_IOPT_SEQ_JUMP | ETRACE_IOPT_IMPLICIT_RETURN |
+                 ETRACE_IOPT_BRANCH_PREDICTION |
+                 ETRACE_IOPT_JUMP_TARGET_CACHE | ETRACE_IOPT_FULL_ADDRESS |
+                 ETRACE_IOPT_RESYNC_DISABLED;
+    check_payload(&rv64_21, &t, "8f df 11 c1 06");
+    g_assert_true(etrace_te_inst_unpack(&back, &rv64_21, bytes, 5));
+    g_assert_cmpuint(back.ienable, ==, 0);
+    g_assert_cmpuint(back.qual_status, ==, ETRACE_QUAL_ENDED_NTR);
+    g_assert_cmpuint(back.ioptions, ==, t.ioptions);
+    g_assert_true(back.iret_ext);
+    g_assert_cmpuint(back.time_width, ==, 0);
+    g_assert_cmpuint(back.f0s_width, ==, 1);
+    g_assert_cmpuint(back.return_stack_size, ==, 4);
+    g_assert_cmpuint(back.call_counter_size, ==, 0);
+    g_assert_cmpuint(back.bpred_size, ==, 6);
+    g_assert_cmpuint(back.cache_size, ==, 6);
+    g_assert_cmpuint(back.denable | back.dloss | back.doptions, ==, 0);
+    /* 2.0 lays the same options out in 6 bits from bit 8 */
+    etrace_te_inst_pack(&b, &rv64_ir, &t);
+    g_assert_cmpuint(etrace_compressed_bits(&b), ==, 15);
+}
+
+/*
+ * 2.1, format 2 with irreport and irets (extensions.adoc): 2 format bits,
+ * 63 address bits, notify (bit 65), updiscon (66), irreport (67), irets
+ * (bits 68-75).
+ */
+static void test_irets_packet(void)
+{
+    ETraceTeInst t = { .format = ETRACE_FMT_ADDR, .address = 8 };
+    ETraceTeInst back;
+    uint8_t bytes[9] = { 0x22, 0, 0, 0, 0, 0, 0, 0, 0xf8 };
+
+    /* irets 3: bits 67, 68 and 69 in byte 8 */
+    etrace_set_status_bits(&t, &rv64_21, false, false, true, 3);
+    check_payload(&rv64_21, &t, "22 00 00 00 00 00 00 00 38");
+    /*
+     * irets 255: bits 67-75 are 1, and compress into the sign of bit 67
+     * (byte 8 0xf8, bits 72-75 left to the sign fill)
+     */
+    etrace_set_status_bits(&t, &rv64_21, false, false, true, 255);
+    check_payload(&rv64_21, &t, "22 00 00 00 00 00 00 00 f8");
+    g_assert_true(etrace_te_inst_unpack(&back, &rv64_21, bytes, 9));
+    g_assert_true(back.irreport && !back.updiscon && !back.notify);
+    g_assert_cmpuint(back.irdepth, ==, 255);
+    /* not reported: irets repeats updiscon and compresses away */
+    etrace_set_status_bits(&t, &rv64_21, false, false, false, 0);
+    check_payload(&rv64_21, &t, "22");
 }
 
 /*
@@ -401,6 +502,16 @@ static char *describe(const ETraceTeInst *t)
                                    t->ecause, t->thaddr, t->address,
                                    t->tval);
         case ETRACE_SYNC_SUPPORT:
+            if (t->iret_ext) {
+                /* 2.1: and the parameters of the Standard Support Packet */
+                return g_strdup_printf("S ie=%d q=%u o=%u ir=1 tw=%u f0s=%u "
+                                       "rs=%u cc=%u bp=%u jtc=%u",
+                                       t->ienable, t->qual_status,
+                                       t->ioptions, t->time_width,
+                                       t->f0s_width, t->return_stack_size,
+                                       t->call_counter_size, t->bpred_size,
+                                       t->cache_size);
+            }
             return g_strdup_printf("S ie=%d q=%u o=%u", t->ienable,
                                    t->qual_status, t->ioptions);
         }
@@ -481,10 +592,10 @@ static void setup_cfg(bool full_address, uint8_t sync_mode,
 }
 
 /* Implicit return on, with a 16-entry return stack; nothing else. */
-static void setup_ir(bool jump_cache)
+static void setup_ir_params(const ETraceParams *p, bool jump_cache)
 {
     ETraceEncConfig cfg = {
-        .params = rv64_ir,
+        .params = *p,
         .jump_cache = jump_cache,
         .implicit_return = true,
         .sync_mode = ETRACE_SYNC_MODE_OFF,
@@ -492,9 +603,14 @@ static void setup_ir(bool jump_cache)
 
     setup_cfg(false, ETRACE_SYNC_MODE_OFF, 0, false, false, false);
     g_ptr_array_set_size(rec.packets, 0);
-    rec.params = rv64_ir;
+    rec.params = *p;
     etrace_enc_init(&enc, &cfg, record, &rec);
     etrace_enc_start(&enc);
+}
+
+static void setup_ir(bool jump_cache)
+{
+    setup_ir_params(&rv64_ir, jump_cache);
 }
 
 static void setup_opts(bool full_address, uint8_t sync_mode,
@@ -1426,6 +1542,169 @@ static void test_enc_ir_ecall_after_implicit(void)
 }
 
 /*
+ * 2.0: the last instruction traced is the target of an implicit return:
+ * reported with notify, for a decoder cannot stop right after an
+ * uninferable discontinuity but for notify (decoder.adoc).
+ */
+static void test_enc_ir_end_after_implicit(void)
+{
+    static const char *const want[] = {
+        "S ie=1 q=0 o=1",
+        "F3.0 b=1 p=3 a=800",
+        "F2 a=2 s=111 d=1f",                /* 0x1004, notify */
+        "S ie=0 q=1 o=1",
+        NULL
+    };
+
+    setup_ir(false);
+    call_ret(0x1000, 0x2000, 0x2004, 2);
+    blk(0x1004, 4, 0x1004, 4, 1, M);
+    etrace_enc_stop(&enc, false);
+    expect(want);
+}
+
+/* Protocol 2.1: options 65 are implicit_return and resync_disabled. */
+#define SSP_START   "S ie=1 q=0 o=65 ir=1 tw=0 f0s=1 rs=4 cc=0 bp=6 jtc=6"
+#define SSP_END(q)  "S ie=0 q=" #q " o=65 ir=1 tw=0 f0s=1 rs=4 cc=0 bp=6 jtc=6"
+#define SSP_JTC_END(q) \
+    "S ie=0 q=" #q " o=73 ir=1 tw=0 f0s=1 rs=4 cc=0 bp=6 jtc=6"
+
+/*
+ * Protocol 2.1, Implicit Return extension (extensions.adoc, sec:irets):
+ * irreport and irets, the implicit returns since the last branch or
+ * packet, in each reporting condition.
+ */
+static void test_enc_irets(void)
+{
+    /* a non-updiscon report (the last, 0x1008) after one: irets 1 */
+    static const char *const counted[] = {
+        SSP_START,
+        "F3.0 b=1 p=3 a=800",
+        "F2 a=4 s=001 d=1",
+        SSP_END(1),
+        NULL
+    };
+    /* mispredicted (to 0x1010, not 0x1004): none before it, irets 0 */
+    static const char *const failed[] = {
+        SSP_START,
+        "F3.0 b=1 p=3 a=800",
+        "F2 a=8 s=001",
+        SSP_END(3),
+        NULL
+    };
+    /*
+     * predicted, its target 0x1004 reported for another reason (the
+     * last): the return is the reported one, irets 0 before it
+     */
+    static const char *const predicted[] = {
+        SSP_START,
+        "F3.0 b=1 p=3 a=800",
+        "F2 a=2 s=001",
+        SSP_END(1),
+        NULL
+    };
+    /* ... and before an ecall */
+    static const char *const ecall[] = {
+        SSP_START,
+        "F3.0 b=1 p=3 a=800",
+        "F2 a=2 s=001",
+        "F3.1 b=1 p=3 c=11 i=0 th=1 a=1800 tval=0",
+        SSP_END(1),
+        NULL
+    };
+    /*
+     * 256 returns in a row, no branch: the 256th is reported, irets 255,
+     * its target 0x1400 (+0x400 from 0x1000)
+     */
+    static const char *const limit[] = {
+        SSP_START,
+        "F3.0 b=1 p=3 a=800",
+        "F2 a=200 s=001 d=ff",
+        SSP_END(3),
+        NULL
+    };
+    /*
+     * a failed return whose target the jump target cache holds: format
+     * 0.1, irreport after the empty branches field (bit 0)
+     */
+    static const char *const cached[] = {
+        "S ie=1 q=0 o=73 ir=1 tw=0 f0s=1 rs=4 cc=0 bp=6 jtc=6",
+        "F3.0 b=1 p=3 a=800",
+        "F2 a=8 s=001",                     /* 0x1010, cached, entry 8 */
+        "F0.1 i=8 n=0 m=0 r=1",             /* 0x1010 again */
+        SSP_JTC_END(3),
+        NULL
+    };
+    unsigned k;
+
+    setup_ir_params(&rv64_21, false);
+    call_ret(0x1000, 0x2000, 0x2004, 2);
+    blk(0x1004, 4, 0x1008, 4, 2, M);
+    etrace_enc_stop(&enc, false);
+    expect(counted);
+
+    setup_ir_params(&rv64_21, false);
+    call_ret(0x1000, 0x2000, 0x2004, 2);
+    blk(0x1010, 4, 0x1010, 4, 1, M);
+    etrace_enc_stop(&enc, false);
+    expect(failed);
+
+    setup_ir_params(&rv64_21, false);
+    call_ret(0x1000, 0x2000, 0x2004, 2);
+    blk(0x1004, 4, 0x1004, 4, 1, M);
+    etrace_enc_stop(&enc, false);
+    expect(predicted);
+
+    setup_ir_params(&rv64_21, false);
+    call_ret(0x1000, 0x2000, 0x2004, 2);
+    trp(false, 11, 0, 0x1004, 4, M);
+    blk(0x3000, 4, 0x3000, 4, 1, M);
+    etrace_enc_stop(&enc, false);
+    expect(ecall);
+
+    setup_ir_params(&rv64_21, false);
+    for (k = 0; k < 256; k++) {
+        call_ret(0x1000 + 4 * k, 0x2000, 0x2004, 2);
+    }
+    blk(0x1400, 4, 0x1400, 4, 1, M);
+    etrace_enc_stop(&enc, false);
+    expect(limit);
+
+    setup_ir_params(&rv64_21, true);
+    call_ret(0x1000, 0x2000, 0x2004, 2);
+    call_ret(0x1010, 0x2000, 0x2004, 2);
+    blk(0x1010, 4, 0x1010, 4, 1, M);
+    etrace_enc_stop(&enc, false);
+    expect(cached);
+}
+
+/*
+ * 2.1: an exception at the target of an implicit return, an uninferable
+ * discontinuity: thaddr 0 with the EPC, then the handler in a format 3.0
+ * (payload.adoc, "Format 3 thaddr").  The return at 0x2004 is reported
+ * before the trap, irets 1 for itself: a decoder pops it on reaching it.
+ */
+static void test_enc_irets_fault_at_target(void)
+{
+    static const char *const want[] = {
+        SSP_START,
+        "F3.0 b=1 p=3 a=800",
+        "F2 a=802 s=001 d=1",
+        "F3.1 b=1 p=3 c=12 i=0 th=0 a=802 tval=1004",
+        "F3.0 b=1 p=3 a=1800",
+        SSP_END(1),
+        NULL
+    };
+
+    setup_ir_params(&rv64_21, false);
+    call_ret(0x1000, 0x2000, 0x2004, 2);
+    trp(false, 12, 0x1004, 0x1004, 0, M);
+    blk(0x3000, 4, 0x3000, 4, 1, M);
+    etrace_enc_stop(&enc, false);
+    expect(want);
+}
+
+/*
  * Options changed while branches are pending: the support packet says so
  * and the branches go out with the next packet that reports them.
  */
@@ -1713,6 +1992,8 @@ int main(int argc, char **argv)
     g_test_add_func("/etrace/packet/map-bits", test_map_bits);
     g_test_add_func("/etrace/packet/spec-example", test_spec_example_bytes);
     g_test_add_func("/etrace/packet/support", test_support);
+    g_test_add_func("/etrace/packet/ssp", test_ssp);
+    g_test_add_func("/etrace/packet/irets", test_irets_packet);
     g_test_add_func("/etrace/packet/sync", test_sync_packets);
     g_test_add_func("/etrace/packet/branch", test_branch_packets);
     g_test_add_func("/etrace/packet/compressed-bits", test_compressed_bits);
@@ -1756,6 +2037,11 @@ int main(int argc, char **argv)
                     test_enc_ir_same_code_twice);
     g_test_add_func("/etrace/enc/ir-ecall-after-implicit",
                     test_enc_ir_ecall_after_implicit);
+    g_test_add_func("/etrace/enc/ir-end-after-implicit",
+                    test_enc_ir_end_after_implicit);
+    g_test_add_func("/etrace/enc/irets", test_enc_irets);
+    g_test_add_func("/etrace/enc/irets-fault-at-target",
+                    test_enc_irets_fault_at_target);
     g_test_add_func("/etrace/enc/configure-keeps-branches",
                     test_enc_configure_keeps_branches);
     g_test_add_func("/etrace/enc/branch-prediction",

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * E-Trace 2.0 branch trace encoder algorithm (see etrace-enc.h).
+ * E-Trace 2.0 and 2.1 branch trace encoder algorithm (see etrace-enc.h).
  *
  * etrace_enc_decide() follows the decision order of the reference
  * algorithm (exampleAlgorithm.adoc, fig:algo) with the flag definitions
@@ -129,8 +129,12 @@ static void send_packet(ETraceEnc *e, const ETraceTeInst *t)
     e->ir_depths = 0;
     e->ir_count = 0;
     e->ir_npass = 0;
+    e->ir_report = false;
     e->ir_flip = 0;
     e->ir_notify = false;
+    e->irets = 0;
+    e->ir_no_cache = false;
+    e->ir_seen_void = true;
     emit_packet(e, t);
 }
 
@@ -148,13 +152,22 @@ static uint64_t address_field(const ETraceEnc *e, uint64_t addr, bool diff)
     return bits < 64 ? v & ((UINT64_C(1) << bits) - 1) : v;
 }
 
+static inline bool proto_2_1(const ETraceEnc *e)
+{
+    return e->cfg.params.protocol >= ETRACE_PROTOCOL_2_1;
+}
+
+/* The options a support packet reports; 2.1 adds resync_disabled. */
 static uint8_t ioptions(const ETraceEncConfig *cfg)
 {
     return (cfg->implicit_return ? ETRACE_IOPT_IMPLICIT_RETURN : 0) |
            (cfg->full_address ? ETRACE_IOPT_FULL_ADDRESS : 0) |
            (cfg->jump_cache ? ETRACE_IOPT_JUMP_TARGET_CACHE : 0) |
            (cfg->branch_pred ? ETRACE_IOPT_BRANCH_PREDICTION : 0) |
-           (cfg->sijump ? ETRACE_IOPT_SEQ_JUMP : 0);
+           (cfg->sijump ? ETRACE_IOPT_SEQ_JUMP : 0) |
+           (cfg->params.protocol >= ETRACE_PROTOCOL_2_1 &&
+            cfg->sync_mode == ETRACE_SYNC_MODE_OFF ?
+            ETRACE_IOPT_RESYNC_DISABLED : 0);
 }
 
 /*
@@ -179,8 +192,14 @@ static bool bp_update(ETraceEnc *e, uint64_t addr, bool taken)
     return etrace_bpred_update(&e->bp[bp_index(e, addr)], taken);
 }
 
+/*
+ * In 2.1, the Standard Support Packet also carries the parameters: no
+ * time field in the packets (timestamps are the Encapsulation's), no
+ * call counter, no data trace.
+ */
 static void send_support(ETraceEnc *e, bool ienable, uint8_t qual_status)
 {
+    const ETraceParams *p = &e->cfg.params;
     ETraceTeInst t = {
         .format = ETRACE_FMT_SYNC,
         .subformat = ETRACE_SYNC_SUPPORT,
@@ -188,6 +207,11 @@ static void send_support(ETraceEnc *e, bool ienable, uint8_t qual_status)
         .encoder_mode = 0,
         .qual_status = qual_status,
         .ioptions = ioptions(&e->cfg),
+        .iret_ext = proto_2_1(e),
+        .f0s_width = p->f0s_width,
+        .return_stack_size = p->return_stack_size,
+        .bpred_size = p->bpred_size,
+        .cache_size = p->cache_size,
         .time = e->now,
     };
 
@@ -254,7 +278,7 @@ static void address_packet(ETraceEnc *e, ETraceTeInst *t, const ETraceRow *r,
         .time = r->time,
     };
     etrace_set_status_bits(t, &e->cfg.params, e->ir_notify, updiscon,
-                           e->ir_flip, e->ir_flip);
+                           e->ir_report, e->ir_flip);
 }
 
 /* Whole bytes of the payload of @t, sign-compressed. */
@@ -288,7 +312,7 @@ static void send_jump_cache(ETraceEnc *e, const ETraceRow *r, unsigned index)
 
     etrace_set_irdepth(&t, &e->cfg.params,
                        e->branches ? (e->branch_map >> (map - 1)) & 1 : 0,
-                       e->ir_flip, e->ir_flip);
+                       e->ir_report, e->ir_flip);
     address_packet(e, &a, r, false);
     send_packet(e, payload_bytes(e, &a) < payload_bytes(e, &t) ? &a : &t);
     e->last_addr = r->addr;
@@ -370,7 +394,7 @@ static void send_branch_count(ETraceEnc *e, const ETraceRow *r,
     if (r) {
         t.address = address_field(e, r->addr, !e->cfg.full_address);
         etrace_set_status_bits(&t, &e->cfg.params, e->ir_notify, updiscon,
-                               e->ir_flip, e->ir_flip);
+                               e->ir_report, e->ir_flip);
         e->last_addr = r->addr;
         e->cur_reported = true;
         e->cur_reported_updiscon = because_updiscon;
@@ -388,6 +412,24 @@ static void send_branch(ETraceEnc *e, const ETraceRow *r, bool updiscon,
 {
     unsigned index;
 
+    /*
+     * 2.1: a report that does not follow an uninferable discontinuity
+     * gives the count of implicit returns before it when there are any
+     * (extensions.adoc, sec:irets), counting @r itself when it is a
+     * return, which a decoder pops on reaching it (decoder.adoc,
+     * next_pc); right after an implicit return, the count before that
+     * return, which a decoder then takes as the reported one.
+     */
+    if (proto_2_1(e) && !because_updiscon && !e->ir_report) {
+        unsigned n = e->ir_after_pop ? e->irets - 1 :
+                     e->irets + ((r->ir & ETRACE_ROW_RET) && e->rdepth);
+
+        if (n || e->ir_after_pop) {
+            e->ir_report = true;
+            e->ir_flip = MIN(n, ETRACE_IRETS_MAX);
+        }
+    }
+
     /* 31 or more foreseen branches: always format 0.0. */
     if (e->pbc) {
         send_branch_count(e, r, updiscon, because_updiscon);
@@ -399,7 +441,7 @@ static void send_branch(ETraceEnc *e, const ETraceRow *r, bool updiscon,
      * Format 0.1 has no updiscon bit: when it must differ from notify,
      * formats 1 and 2 report a target found in the cache.
      */
-    if (because_updiscon && e->cfg.jump_cache &&
+    if (because_updiscon && e->cfg.jump_cache && !e->ir_no_cache &&
         jtc_lookup(e, r->addr, &index) && !updiscon) {
         send_jump_cache(e, r, index);
     } else {
@@ -511,12 +553,54 @@ static void ir_push(ETraceEnc *e, uint64_t link)
     e->rstack[e->rdepth++] = link;
 }
 
-/* Before the packets of the held row: must it be reported? */
+/*
+ * Before the packets of the held row: must it be reported?  Protocol 2.1
+ * needs no such report: irets tells a decoder which return failed and
+ * which pass of an address a packet reports.
+ */
 static bool ir_cut_needed(const ETraceEnc *e, const ETraceRow *next)
 {
+    if (proto_2_1(e)) {
+        return false;
+    }
     return e->ir_cut ||
            (ir_return(e, next) && e->rdepth && !ir_pops(e, next->addr) &&
             (e->ir_depths >> e->rdepth & 1));
+}
+
+/*
+ * Protocol 2.1 (extensions.adoc, Implicit Return v0.8): a decoder pops
+ * its stack at every return while it is not empty (decoder.adoc,
+ * next_pc) and counts the returns popped since the last branch or packet
+ * in irets.  A return is implicit when the link on top is its target and
+ * fewer than 255 returns were implicit since the last branch or packet;
+ * otherwise its target is reported with irreport and irets, the returns
+ * popped before it.  A return with the stack empty is reported with the
+ * count when it is not 0.
+ */
+static void ir_step_irets(ETraceEnc *e, const ETraceRow *next)
+{
+    ETraceRow *cur = &e->cur;
+
+    if (!e->rdepth) {
+        if (e->irets) {
+            e->ir_report = true;
+            e->ir_flip = e->irets;
+        }
+        return;
+    }
+    if (ir_pops(e, next->addr) && e->irets < ETRACE_IRETS_MAX) {
+        e->ir_count++;
+        e->ir_after_pop = true;
+        cur->itype = ETRACE_ITYPE_OTHER_INF;
+    } else {
+        e->ir_report = true;
+        e->ir_flip = e->irets;
+        /* a decoder caches no target its stack predicted */
+        e->ir_no_cache = ir_pops(e, next->addr);
+    }
+    e->rdepth--;
+    e->irets++;
 }
 
 /* After the packets of the held row: its effect on the return stack. */
@@ -528,16 +612,25 @@ static void ir_step(ETraceEnc *e, const ETraceRow *next)
     if ((uint8_t)(cur->itype - ETRACE_ITYPE_NT_BRANCH) < 2) {
         /* Passes before a branch cannot be taken for a later one. */
         e->ir_npass = 0;
+        e->irets = 0;
     } else if (cur->ir & ETRACE_ROW_CALL) {
         ir_push(e, cur->addr + (cur->ir & ETRACE_ROW_RVC ? 2 : 4));
+    } else if (proto_2_1(e) && (cur->ir & ETRACE_ROW_RET) && e->rdepth &&
+               cur->retired && next && !itype_is_updiscon(cur->itype)) {
+        /* a sequentially inferable return: a decoder pops it too */
+        e->rdepth--;
+        e->irets++;
     } else if (ir_return(e, next)) {
-        if (ir_pops(e, next->addr)) {
+        if (proto_2_1(e)) {
+            ir_step_irets(e, next);
+        } else if (ir_pops(e, next->addr)) {
             e->ir_depths |= 1u << e->rdepth;
             e->ir_count++;
             e->rdepth--;
             e->ir_after_pop = true;
             cur->itype = ETRACE_ITYPE_OTHER_INF;
         } else {
+            e->ir_report = e->rdepth != 0;
             e->ir_flip = e->rdepth;
         }
     }
@@ -546,32 +639,33 @@ static void ir_step(ETraceEnc *e, const ETraceRow *next)
 /*
  * A block @first .. @last is about to be fed: does it overlap one passed
  * since the last branch and before an implicit return (the held row's
- * included)?  Then the held row is reported.  With no room left to
- * remember the block, too.
+ * included)?  With no room left to remember the block, it may.  Then in
+ * 2.0 the held row is reported; in 2.1 no format 3.0 reports a row of
+ * the block (ETRACE_ROW_SEEN), as its stop rule has no irets.
  */
-static void ir_check_block(ETraceEnc *e, uint64_t first, uint64_t last)
+static bool ir_check_block(ETraceEnc *e, uint64_t first, uint64_t last)
 {
     ETraceRow next = { .addr = first, .retired = true };
     uint32_t irs = e->ir_count;
     unsigned i;
 
     if ((uint8_t)(e->cur.itype - ETRACE_ITYPE_NT_BRANCH) < 2) {
-        return;
+        return false;
     }
-    if (ir_return(e, &next) && ir_pops(e, first)) {
+    if (ir_return(e, &next) && ir_pops(e, first) &&
+        !(proto_2_1(e) && e->irets >= ETRACE_IRETS_MAX)) {
         irs++;
     }
     if (e->ir_npass == ETRACE_IR_PASSES) {
-        e->ir_cut = true;
-        return;
+        return true;
     }
     for (i = 0; i < e->ir_npass; i++) {
         if (e->ir_irs[i] < irs && first <= e->ir_last[i] &&
             e->ir_first[i] <= last) {
-            e->ir_cut = true;
-            return;
+            return true;
         }
     }
+    return false;
 }
 
 /* The block @first .. @last was passed. */
@@ -611,17 +705,39 @@ static void etrace_enc_decide_slow(ETraceEnc *e, const ETraceRow *next,
         return;
     }
 
-    /* A trap before anything retired: its address is known only here. */
+    /*
+     * A trap before anything retired: its address is known only here.
+     * In 2.1 an implicit return is an uninferable discontinuity too, as
+     * payload.adoc has it for thaddr (and decoder.adoc, exception_address,
+     * needs it).
+     */
     if (!cur->retired) {
-        if (first || prev_updiscon) {
+        if (first || prev_updiscon || (proto_2_1(e) && e->ir_after_pop)) {
             send_trap(e, cur, cur, false);
             e->trap_reported = true;
         }
         return;
     }
 
-    if (first || cur->priv != prev->priv || resync_exceeded(e)) {
+    if (first || cur->priv != prev->priv) {
         send_start(e, cur);
+        return;
+    }
+    /*
+     * A format 3.0 has no irreport: a decoder following the path to it
+     * takes every return on it for implicit, and stops at the first pass
+     * through its address.  When the row is the target of a failed
+     * return, or (2.1) may have been passed before with an implicit
+     * return in between, report the row with irreport and resync at the
+     * next one.
+     */
+    if (resync_exceeded(e)) {
+        if (!e->ir_report &&
+            (!(cur->ir & ETRACE_ROW_SEEN) || e->ir_seen_void)) {
+            send_start(e, cur);
+            return;
+        }
+        send_branch(e, cur, prev_updiscon, prev_updiscon);
         return;
     }
 
@@ -637,14 +753,14 @@ static void etrace_enc_decide_slow(ETraceEnc *e, const ETraceRow *next,
      */
     if (resync_br(e)) {
         e->resync_flushed = true;
-        e->ir_notify |= e->ir_after_pop;
+        e->ir_notify |= e->ir_after_pop && !proto_2_1(e);
         send_branch(e, cur, false, false);
         return;
     }
 
     if (itype_is_exception(cur->itype) || next_exc_only ||
         (pending_branches(e) && next_priv != cur->priv)) {
-        e->ir_notify |= e->ir_after_pop;
+        e->ir_notify |= e->ir_after_pop && !proto_2_1(e);
         send_branch(e, cur, false, false);
         return;
     }
@@ -820,9 +936,12 @@ static void etrace_enc_reset_pipeline(ETraceEnc *e)
     e->ir_count = 0;
     e->ir_npass = 0;
     e->ir_cut = false;
+    e->ir_report = false;
     e->ir_flip = 0;
     e->ir_notify = false;
     e->ir_after_pop = false;
+    e->irets = 0;
+    e->ir_no_cache = false;
 }
 
 void etrace_enc_start(ETraceEnc *e)
@@ -843,9 +962,17 @@ static void etrace_enc_end(ETraceEnc *e, bool ienable)
     uint8_t qual = ETRACE_QUAL_ENDED_REP;
 
     if (e->have_cur) {
+        /* The row before the held one was an implicit return. */
+        bool after_pop = e->ir_after_pop;
+        uint16_t irets = e->irets;
+
         etrace_enc_decide(e, NULL);
         if (e->cur.retired && !e->cur_reported) {
+            e->ir_after_pop = after_pop;
+            e->irets = irets;
+            e->ir_notify = after_pop && !proto_2_1(e);
             send_branch(e, &e->cur, false, false);
+            e->ir_after_pop = false;
         } else if (e->cur_reported_updiscon) {
             qual = ETRACE_QUAL_ENDED_NTR;
         }
@@ -887,9 +1014,12 @@ void etrace_enc_lost(ETraceEnc *e)
     e->trap_reported = false;
     e->rdepth = 0;
     e->ir_cut = false;
+    e->ir_report = false;
     e->ir_flip = 0;
     e->ir_notify = false;
     e->ir_after_pop = false;
+    e->irets = 0;
+    e->ir_no_cache = false;
     send_support(e, true, ETRACE_QUAL_TRACE_LOST);
 }
 
@@ -953,8 +1083,13 @@ void etrace_enc_block(ETraceEnc *e, uint64_t first, unsigned first_size,
     };
     uint32_t halfwords = (last - first + last_size) / 2;
 
-    if (unlikely(e->ir_on) && e->have_cur) {
-        ir_check_block(e, first, last);
+    e->ir_seen_void = false;
+    if (unlikely(e->ir_on) && e->have_cur && ir_check_block(e, first, last)) {
+        if (proto_2_1(e)) {
+            r.ir = ETRACE_ROW_SEEN;
+        } else {
+            e->ir_cut = true;
+        }
     }
 
     /*
@@ -1022,7 +1157,11 @@ void etrace_enc_block(ETraceEnc *e, uint64_t first, unsigned first_size,
         goto passed;
     }
     if (etrace_enc_quiet(e)) {
-        /* The common case: go straight to the block's last row. */
+        /*
+         * The common case: go straight to the block's last row, which
+         * does not follow an implicit return.
+         */
+        e->ir_after_pop = false;
         e->prev = e->cur;
         e->cur.addr = last;
         e->cur.time = last_time;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * E-Trace 2.0 te_inst packets: bit packing, sign compression, parsing,
- * and Encapsulation 1.0 framing.
+ * E-Trace te_inst packets, protocols 2.0 and 2.1: bit packing, sign
+ * compression, parsing, and Encapsulation 1.0 framing.
  */
 
 #include "qemu/osdep.h"
@@ -151,6 +151,58 @@ static void pack_address_packet(ETraceBits *b, const ETraceParams *p,
     b->len = len;
 }
 
+/*
+ * The option fields of the Standard Support Packet (extensions.adoc), in
+ * their order: sijump, implicit_return, branch_predictor,
+ * jump_target_cache, implicit_except, full_iaddress, resync_disabled.
+ */
+static const uint8_t ssp_options[] = {
+    ETRACE_IOPT_SEQ_JUMP, ETRACE_IOPT_IMPLICIT_RETURN,
+    ETRACE_IOPT_BRANCH_PREDICTION, ETRACE_IOPT_JUMP_TARGET_CACHE,
+    ETRACE_IOPT_IMPLICIT_EXCEPTION, ETRACE_IOPT_FULL_ADDRESS,
+    ETRACE_IOPT_RESYNC_DISABLED,
+};
+
+/*
+ * Format 3.3 after its subformat: in 2.0 the layout of etrace.h, in 2.1
+ * the Standard Support Packet: ienable, encoder_mode (2), qual_status
+ * (2), the seven options, iret_ext, time_width (3), f0s_width (2),
+ * return_stack_size (3), call_counter_size (4), bpred_size (3),
+ * cache_size (3), denable, dloss, then mmacas_ext, noaddr, nodata,
+ * full_daddress and full_data (doptions).
+ */
+static void pack_support(ETraceBits *b, const ETraceParams *p,
+                         const ETraceTeInst *t)
+{
+    unsigned i;
+
+    bits_put(b, t->ienable, 1);
+    if (p->protocol < ETRACE_PROTOCOL_2_1) {
+        bits_put(b, t->encoder_mode, ETRACE_ENCODER_MODE_BITS);
+        bits_put(b, t->qual_status, 2);
+        bits_put(b, t->ioptions, ETRACE_IOPTIONS_BITS);
+        bits_put(b, t->denable, 1);
+        bits_put(b, t->dloss, 1);
+        bits_put(b, t->doptions, ETRACE_DOPTIONS_BITS);
+        return;
+    }
+    bits_put(b, t->encoder_mode, 2);
+    bits_put(b, t->qual_status, 2);
+    for (i = 0; i < ARRAY_SIZE(ssp_options); i++) {
+        bits_put(b, !!(t->ioptions & ssp_options[i]), 1);
+    }
+    bits_put(b, t->iret_ext, 1);
+    bits_put(b, t->time_width, 3);
+    bits_put(b, t->f0s_width, 2);
+    bits_put(b, t->return_stack_size, 3);
+    bits_put(b, t->call_counter_size, 4);
+    bits_put(b, t->bpred_size, 3);
+    bits_put(b, t->cache_size, 3);
+    bits_put(b, t->denable, 1);
+    bits_put(b, t->dloss, 1);
+    bits_put(b, t->doptions, ETRACE_SSP_DOPTIONS_BITS);
+}
+
 void etrace_te_inst_pack(ETraceBits *b, const ETraceParams *p,
                          const ETraceTeInst *t)
 {
@@ -199,13 +251,7 @@ void etrace_te_inst_pack(ETraceBits *b, const ETraceParams *p,
     case ETRACE_FMT_SYNC:
         bits_put(b, t->subformat, 2);
         if (t->subformat == ETRACE_SYNC_SUPPORT) {
-            bits_put(b, t->ienable, 1);
-            bits_put(b, t->encoder_mode, ETRACE_ENCODER_MODE_BITS);
-            bits_put(b, t->qual_status, 2);
-            bits_put(b, t->ioptions, ETRACE_IOPTIONS_BITS);
-            bits_put(b, t->denable, 1);
-            bits_put(b, t->dloss, 1);
-            bits_put(b, t->doptions, ETRACE_DOPTIONS_BITS);
+            pack_support(b, p, t);
             break;
         }
         assert(t->subformat == ETRACE_SYNC_START ||
@@ -302,6 +348,38 @@ static void unpack_address_tail(ETraceTeInst *t, const ETraceParams *p,
     t->irdepth = bits_get(b, pos, etrace_irdepth_bits(p));
 }
 
+static void unpack_support(ETraceTeInst *t, const ETraceParams *p,
+                           const ETraceBits *b, unsigned *pos)
+{
+    unsigned i;
+
+    t->ienable = bits_get(b, pos, 1);
+    if (p->protocol < ETRACE_PROTOCOL_2_1) {
+        t->encoder_mode = bits_get(b, pos, ETRACE_ENCODER_MODE_BITS);
+        t->qual_status = bits_get(b, pos, 2);
+        t->ioptions = bits_get(b, pos, ETRACE_IOPTIONS_BITS);
+        t->denable = bits_get(b, pos, 1);
+        t->dloss = bits_get(b, pos, 1);
+        t->doptions = bits_get(b, pos, ETRACE_DOPTIONS_BITS);
+        return;
+    }
+    t->encoder_mode = bits_get(b, pos, 2);
+    t->qual_status = bits_get(b, pos, 2);
+    for (i = 0; i < ARRAY_SIZE(ssp_options); i++) {
+        t->ioptions |= bits_get(b, pos, 1) ? ssp_options[i] : 0;
+    }
+    t->iret_ext = bits_get(b, pos, 1);
+    t->time_width = bits_get(b, pos, 3);
+    t->f0s_width = bits_get(b, pos, 2);
+    t->return_stack_size = bits_get(b, pos, 3);
+    t->call_counter_size = bits_get(b, pos, 4);
+    t->bpred_size = bits_get(b, pos, 3);
+    t->cache_size = bits_get(b, pos, 3);
+    t->denable = bits_get(b, pos, 1);
+    t->dloss = bits_get(b, pos, 1);
+    t->doptions = bits_get(b, pos, ETRACE_SSP_DOPTIONS_BITS);
+}
+
 bool etrace_te_inst_unpack(ETraceTeInst *t, const ETraceParams *p,
                            const uint8_t *payload, unsigned len)
 {
@@ -357,14 +435,7 @@ bool etrace_te_inst_unpack(ETraceTeInst *t, const ETraceParams *p,
     case ETRACE_FMT_SYNC:
         t->subformat = bits_get(b, &pos, 2);
         if (t->subformat == ETRACE_SYNC_SUPPORT) {
-            t->ienable = bits_get(b, &pos, 1);
-            t->encoder_mode = bits_get(b, &pos,
-                                       ETRACE_ENCODER_MODE_BITS);
-            t->qual_status = bits_get(b, &pos, 2);
-            t->ioptions = bits_get(b, &pos, ETRACE_IOPTIONS_BITS);
-            t->denable = bits_get(b, &pos, 1);
-            t->dloss = bits_get(b, &pos, 1);
-            t->doptions = bits_get(b, &pos, ETRACE_DOPTIONS_BITS);
+            unpack_support(t, p, b, &pos);
             return true;
         }
         if (t->subformat == ETRACE_SYNC_CONTEXT) {

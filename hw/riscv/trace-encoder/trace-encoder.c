@@ -156,6 +156,9 @@ struct RISCVTraceEncoder {
     uint8_t start_sync_mode;
     uint8_t start_sync_max;
     bool start;
+    /* "2.0" or "2.1", and the parameters that follow from it */
+    char *protocol;
+    ETraceParams params;
 
     /* Registers, with the BQL held. */
     uint32_t control;
@@ -191,8 +194,6 @@ struct RISCVTraceEncoder {
     Notifier room;
     bool room_waiting;
 };
-
-static const ETraceParams te_params = ETRACE_QEMU_PARAMS;
 
 /* The counter when the clock reads @clock (not before the anchor). */
 static uint64_t ts_at(const TETimestamp *ts, uint64_t clock)
@@ -235,7 +236,7 @@ static void te_config(RISCVTraceEncoder *s, ETraceEncConfig *cfg)
     };
     s->ts_hart = s->ts;
     *cfg = (ETraceEncConfig) {
-        .params = te_params,
+        .params = s->params,
         .full_address = FIELD_EX32(s->inst_features, TE_INST_FEATURES,
                                    NO_ADDR_DIFF),
         .jump_cache = FIELD_EX32(s->inst_features, TE_INST_FEATURES,
@@ -379,7 +380,7 @@ static void te_emit(void *opaque, const ETraceTeInst *t)
     if (s->buf_len + ETRACE_ENCAP_MAX_BYTES > TE_BUF_SIZE) {
         te_flush(s);
     }
-    etrace_te_inst_pack(&b, &te_params, t);
+    etrace_te_inst_pack(&b, &s->params, t);
     s->buf_len += etrace_encap(s->buf + s->buf_len, &s->encap, &b,
                                ts_at(&s->ts_hart, t->time));
     qatomic_set(&s->buffered, true);
@@ -422,6 +423,38 @@ static uint32_t te_needs(CPURISCVState *env, void *opaque)
            BIT(CTRDATA_TYPE_CO_ROUTINE_SWAP) |
            BIT(CTRDATA_TYPE_RETURN) |
            BIT(CTRDATA_TYPE_OTHER_INDIRECT_JUMP);
+}
+
+/*
+ * A transfer as a call or a return to the encoder's return stack
+ * (ETRACE_ROW_*).  Protocol 2.0: as the ratified decoder.adoc's is_call()
+ * and is_implicit_return() see them, x1 links only.  Protocol 2.1: the
+ * jump classes of ingressPort.adoc, which decoder.adoc 2.0.5 uses, the
+ * types CTR records (x1 and x5 links, cm.jalt a 2-byte call, cm.popret a
+ * return).
+ */
+static uint8_t te_ir_flags(const RISCVTraceEncoder *s,
+                           const RISCVCFEvent *ev)
+{
+    if (s->params.protocol >= ETRACE_PROTOCOL_2_1) {
+        switch (riscv_cf_event_type(ev)) {
+        case CTRDATA_TYPE_DIRECT_CALL:
+        case CTRDATA_TYPE_INDIRECT_CALL:
+            return ETRACE_ROW_CALL |
+                   (ev->info & (RISCV_CFLOW_EV_LINK_RVC |
+                                RISCV_CFLOW_EV_TABLE_JUMP) ?
+                    ETRACE_ROW_RVC : 0);
+        case CTRDATA_TYPE_RETURN:
+            return ETRACE_ROW_RET;
+        default:
+            return 0;
+        }
+    }
+    if (ev->info & RISCV_CFLOW_EV_LINK_X1) {
+        return ev->info & RISCV_CFLOW_EV_LINK_RVC ?
+               ETRACE_ROW_CALL | ETRACE_ROW_RVC : ETRACE_ROW_CALL;
+    }
+    return ev->info & RISCV_CFLOW_EV_RETURN_X1 ? ETRACE_ROW_RET : 0;
 }
 
 static void te_drain(CPURISCVState *env, void *opaque,
@@ -469,6 +502,7 @@ static void te_drain(CPURISCVState *env, void *opaque,
                              ev[i].count, priv, first_time, last_time);
         } else {
             uint8_t itype = riscv_cf_event_type(&ev[i]);
+            uint8_t ir = te_ir_flags(s, &ev[i]);
 
             /* cm.jt and cm.jalt take their target from memory. */
             if (ev[i].info & RISCV_CFLOW_EV_TABLE_JUMP) {
@@ -487,14 +521,8 @@ static void te_drain(CPURISCVState *env, void *opaque,
             if (ev[i].info & RISCV_CFLOW_EV_SEQ_INFERABLE) {
                 etrace_enc_set_sijump(&s->enc, ev[i].src & mask);
             }
-            if (ev[i].info &
-                (RISCV_CFLOW_EV_LINK_X1 | RISCV_CFLOW_EV_RETURN_X1)) {
-                etrace_enc_set_ir(&s->enc, ev[i].src & mask,
-                                  !(ev[i].info & RISCV_CFLOW_EV_LINK_X1) ?
-                                  ETRACE_ROW_RET :
-                                  ev[i].info & RISCV_CFLOW_EV_LINK_RVC ?
-                                  ETRACE_ROW_CALL | ETRACE_ROW_RVC :
-                                  ETRACE_ROW_CALL);
+            if (ir) {
+                etrace_enc_set_ir(&s->enc, ev[i].src & mask, ir);
             }
         }
     }
@@ -640,8 +668,12 @@ static uint64_t te_read(void *opaque, hwaddr addr, unsigned size)
                          !s->flush_pending && !qatomic_read(&s->buffered));
         break;
     case A_TE_IMPL:
-        /* Interface 1.0; E-Trace 2.0.x is protocol version 0.0. */
+        /*
+         * Interface 1.0; E-Trace 2.0.x is protocol version 0.0
+         * (control.adoc), 2.1 is 0.1.
+         */
         val = FIELD_DP32(val, TE_IMPL, VER_MAJOR, 1);
+        val = FIELD_DP32(val, TE_IMPL, PROTOCOL_MINOR, s->params.protocol);
         val = FIELD_DP32(val, TE_IMPL, COMP_TYPE, RISCV_TRACE_COMP_ENCODER);
         break;
     case A_TE_INST_FEATURES:
@@ -887,6 +919,16 @@ static void te_realize(DeviceState *dev, Error **errp)
                    s->start_sync_max);
         return;
     }
+    s->params = (ETraceParams)ETRACE_QEMU_PARAMS;
+    if (!s->protocol || !strcmp(s->protocol, "2.0")) {
+        s->params.protocol = ETRACE_PROTOCOL_2_0;
+    } else if (!strcmp(s->protocol, "2.1")) {
+        s->params.protocol = ETRACE_PROTOCOL_2_1;
+    } else {
+        error_setg(errp, "protocol '%s' is not one this encoder implements "
+                   "(2.0, 2.1)", s->protocol);
+        return;
+    }
     memory_region_init_io(&s->mmio, OBJECT(s), &te_ops, s,
                           TYPE_RISCV_TRACE_ENCODER,
                           RISCV_TRACE_COMPONENT_SIZE);
@@ -930,7 +972,7 @@ static int te_post_load(void *opaque, int version_id)
     if (!te_buf_valid(s)) {
         return -EINVAL;
     }
-    s->enc.cfg.params = te_params;
+    s->enc.cfg.params = s->params;
     s->enc.emit = te_emit;
     s->enc.opaque = s;
     s->buffered = s->buf_len != 0;
@@ -1095,9 +1137,17 @@ static int ir_post_load(void *opaque, int version_id)
     RISCVTraceEncoder *s = opaque;
     ETraceEnc *e = &s->enc;
 
-    return e->rdepth > (1u << ETRACE_RSTACK_BITS) ||
-           e->ir_flip > (1u << ETRACE_RSTACK_BITS) ||
-           e->ir_npass > ETRACE_IR_PASSES ? -EINVAL : 0;
+    if (e->rdepth > (1u << ETRACE_RSTACK_BITS) ||
+        e->ir_npass > ETRACE_IR_PASSES) {
+        return -EINVAL;
+    }
+    if (s->params.protocol < ETRACE_PROTOCOL_2_1) {
+        if (e->ir_flip > (1u << ETRACE_RSTACK_BITS)) {
+            return -EINVAL;
+        }
+        e->ir_report = e->ir_flip != 0;
+    }
+    return 0;
 }
 
 static const VMStateDescription vmstate_te_ir = {
@@ -1124,6 +1174,36 @@ static const VMStateDescription vmstate_te_ir = {
         VMSTATE_UINT8(enc.ir_npass, RISCVTraceEncoder),
         VMSTATE_UINT8(enc.ir_flip, RISCVTraceEncoder),
         VMSTATE_BOOL(enc.ir_after_pop, RISCVTraceEncoder),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
+/* Protocol 2.1's implicit return (irets) on or about to be. */
+static bool irets_needed(void *opaque)
+{
+    RISCVTraceEncoder *s = opaque;
+
+    return s->params.protocol >= ETRACE_PROTOCOL_2_1 && ir_needed(opaque);
+}
+
+static int irets_post_load(void *opaque, int version_id)
+{
+    RISCVTraceEncoder *s = opaque;
+
+    return s->enc.irets > ETRACE_IRETS_MAX + 1 ? -EINVAL : 0;
+}
+
+static const VMStateDescription vmstate_te_irets = {
+    .name = TYPE_RISCV_TRACE_ENCODER "/irets",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .needed = irets_needed,
+    .post_load = irets_post_load,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT16(enc.irets, RISCVTraceEncoder),
+        VMSTATE_BOOL(enc.ir_report, RISCVTraceEncoder),
+        VMSTATE_BOOL(enc.ir_no_cache, RISCVTraceEncoder),
+        VMSTATE_BOOL(enc.ir_seen_void, RISCVTraceEncoder),
         VMSTATE_END_OF_LIST()
     }
 };
@@ -1232,6 +1312,7 @@ static const VMStateDescription vmstate_te = {
         &vmstate_te_bp,
         &vmstate_te_sij,
         &vmstate_te_ir,
+        &vmstate_te_irets,
         NULL
     }
 };
@@ -1245,6 +1326,7 @@ static const Property te_properties[] = {
     DEFINE_PROP_UINT32("srcid", RISCVTraceEncoder, reset_srcid, 0),
     DEFINE_PROP_UINT8("srcid-bits", RISCVTraceEncoder, reset_srcbits, 0),
     DEFINE_PROP_BOOL("start", RISCVTraceEncoder, start, false),
+    DEFINE_PROP_STRING("protocol", RISCVTraceEncoder, protocol),
     /* trTeInstNoAddrDiff after reset (the spec leaves it undefined) */
     DEFINE_PROP_BOOL("no-addr-diff", RISCVTraceEncoder, reset_no_addr_diff,
                      false),

@@ -44,8 +44,9 @@
  * ETraceParams initializer: 64-bit addresses of which bit 0 is always 0,
  * 3-bit privilege, 6-bit ecause; format 0 subformats 0 and 1; the
  * largest jump target cache and branch predictor; a 16-entry return
- * stack (irdepth is 5 bits wide).  The encoder, etrace-decode's defaults
- * and the tests take them from here.
+ * stack (irdepth is 5 bits wide); protocol 2.0 (the device's property
+ * "protocol" chooses).  The encoder, etrace-decode's defaults and the
+ * tests take them from here.
  */
 #define ETRACE_QEMU_PARAMS {                            \
     .iaddress_width = 64,                               \
@@ -130,6 +131,12 @@ typedef struct ETraceRow {
 #define ETRACE_ROW_CALL             1
 #define ETRACE_ROW_RET              2
 #define ETRACE_ROW_RVC              4
+/*
+ * Protocol 2.1: the row's block overlaps one passed since the last
+ * branch or packet with an implicit return in between, so a format 3.0
+ * cannot report the row (see etrace-enc.c)
+ */
+#define ETRACE_ROW_SEEN             8
 
 typedef struct ETraceEnc {
     ETraceEncConfig cfg;
@@ -206,8 +213,25 @@ typedef struct ETraceEnc {
      * for notify (decoder.adoc, follow_execution_path).
      */
     bool ir_after_pop;
-    /* The depth of the failed return whose target is reported next. */
+    /*
+     * The target of a return is reported next with irreport, and the
+     * value of the field after it: in 2.0 the depth of the failed return
+     * (irdepth), in 2.1 the implicit returns before it (irets).
+     */
+    bool ir_report;
     uint8_t ir_flip;
+    /*
+     * Protocol 2.1: returns a decoder pops since the last branch or
+     * packet (irets, extensions.adoc); the return whose target is
+     * reported next was predicted, its target is not cached.
+     */
+    uint16_t irets;
+    bool ir_no_cache;
+    /*
+     * A packet was sent since the rows of the last block were marked
+     * ETRACE_ROW_SEEN: a decoder follows from there, the marks are void.
+     */
+    bool ir_seen_void;
     /* A synchronisation packet reported @cur. */
     bool cur_synced;
 

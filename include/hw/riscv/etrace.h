@@ -1,13 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * E-Trace 2.0 instruction trace packets (te_inst) and their Encapsulation
- * 1.0 framing.
+ * E-Trace instruction trace packets (te_inst) and their Encapsulation 1.0
+ * framing, in the two protocol versions:
  *
- * Shared by the trace encoder device and the host decoder.  Field order
- * and widths are the ones of the ratified E-Trace 2.0 text (payload.adoc);
- * where the text leaves a width to the implementation (encoder_mode,
- * ioptions, doptions in the support packet) this file fixes it, and
- * docs/specs/riscv-trace.rst publishes it.
+ * - 2.0: field order and widths of the ratified E-Trace 2.0 text
+ *   (payload.adoc); where it leaves a width to the implementation
+ *   (encoder_mode, ioptions, doptions in the support packet) this file
+ *   fixes it, and docs/specs/riscv-trace.rst publishes it;
+ * - 2.1: 2.0 with the Standard Support Packet and the Implicit Return
+ *   extensions (extensions.adoc of E-Trace 2.0.5, v0.8): the support
+ *   packet has a standard layout that carries the options and the
+ *   discoverable parameters, and the 8-bit irets field replaces irdepth.
+ *
+ * Shared by the trace encoder device and the host decoder.
  */
 #ifndef HW_RISCV_ETRACE_H
 #define HW_RISCV_ETRACE_H
@@ -39,14 +44,23 @@
 #define ETRACE_QUAL_TRACE_LOST      2
 #define ETRACE_QUAL_ENDED_NTR       3
 
+/* Protocol versions: trTeImpl.trTeProtocolMajor 0 and this minor. */
+#define ETRACE_PROTOCOL_2_0         0
+#define ETRACE_PROTOCOL_2_1         1
+
 /*
- * Support packet layout chosen for the implementation-defined fields:
+ * Protocol 2.0, the support packet's implementation-defined fields:
  * encoder_mode 1 bit (0 = branch trace), ioptions 6 bits, doptions 4 bits
  * (the layout the spec's reference flow reads, with one more option).
  */
 #define ETRACE_ENCODER_MODE_BITS    1
 #define ETRACE_IOPTIONS_BITS        6
 #define ETRACE_DOPTIONS_BITS        4
+/*
+ * ETraceTeInst.ioptions holds these bits in both protocols; 2.0 sends the
+ * six low ones as they are, 2.1 sends each in its field of the Standard
+ * Support Packet.
+ */
 #define ETRACE_IOPT_IMPLICIT_RETURN     (1u << 0)
 #define ETRACE_IOPT_IMPLICIT_EXCEPTION  (1u << 1)
 #define ETRACE_IOPT_FULL_ADDRESS        (1u << 2)
@@ -57,6 +71,14 @@
  * encoder's denable, dloss and doptions are 0, and compressed away).
  */
 #define ETRACE_IOPT_SEQ_JUMP            (1u << 5)
+/* 2.1 only: trTeInstSyncMode is 0 */
+#define ETRACE_IOPT_RESYNC_DISABLED     (1u << 6)
+
+/*
+ * Protocol 2.1, ETraceTeInst.doptions of the Standard Support Packet:
+ * its fields mmacas_ext, noaddr, nodata, full_daddress and full_data.
+ */
+#define ETRACE_SSP_DOPTIONS_BITS    5
 
 /* Privilege codes (ingressPort.adoc, tab:priv). */
 #define ETRACE_PRIV_U               0
@@ -121,8 +143,9 @@ static inline bool etrace_bpred_update(uint8_t *state, bool taken)
  * 0 subformat field (f0s_width), the jump target cache's size
  * (2^cache_size_p entries; 0: none), the branch predictor's
  * (2^bpred_size_p entries; 0: none) and the implicit return stack's
- * (2^return_stack_size_p entries; 0: none, no irdepth field).  This
- * implementation has no context, time or call counter fields.
+ * (2^return_stack_size_p entries; 0: none, no irdepth field), and the
+ * protocol, ETRACE_PROTOCOL_*.  This implementation has no context, time
+ * or call counter fields.
  */
 typedef struct ETraceParams {
     uint8_t iaddress_width;
@@ -133,11 +156,22 @@ typedef struct ETraceParams {
     uint8_t cache_size;
     uint8_t bpred_size;
     uint8_t return_stack_size;
+    uint8_t protocol;
 } ETraceParams;
 
-/* Width of the irdepth field (payload.adoc, format 2). */
+/* The Implicit Return extension's irets field: 8 bits. */
+#define ETRACE_IRETS_BITS           8
+#define ETRACE_IRETS_MAX            255
+
+/*
+ * Width of the field after irreport: irdepth in 2.0 (payload.adoc,
+ * format 2), irets in 2.1 (extensions.adoc).
+ */
 static inline unsigned etrace_irdepth_bits(const ETraceParams *p)
 {
+    if (p->protocol >= ETRACE_PROTOCOL_2_1) {
+        return ETRACE_IRETS_BITS;
+    }
     return p->return_stack_size ? p->return_stack_size + 1 : 0;
 }
 
@@ -147,7 +181,7 @@ static inline unsigned etrace_irdepth_bits(const ETraceParams *p)
  *           and, in formats 1 and 2, differential unless full addresses
  *           are sent)
  * @notify, @updiscon, @irreport, @irdepth: the transmitted bits (see
- *           etrace_set_status_bits())
+ *           etrace_set_status_bits()); @irdepth holds irets in 2.1
  * @branches: format 1: the branches field; 0 means a full map of 31
  *            branches and no address; format 0.1: 0 means no map
  * @branch_map: formats 1 and 0.1: bit 0 is the oldest branch, 0 = taken
@@ -178,7 +212,7 @@ typedef struct ETraceTeInst {
     bool updiscon;
     bool irreport;
     uint8_t irdepth;
-    /* format 3.3 */
+    /* format 3.3; ioptions: ETRACE_IOPT_* */
     bool ienable;
     uint8_t encoder_mode;
     uint8_t qual_status;
@@ -186,6 +220,17 @@ typedef struct ETraceTeInst {
     bool denable;
     bool dloss;
     uint8_t doptions;
+    /*
+     * format 3.3 in 2.1: iret_ext, and the parameters a decoder needs
+     * (time_width is the time field's width in units of 16 bits)
+     */
+    bool iret_ext;
+    uint8_t time_width;
+    uint8_t f0s_width;
+    uint8_t return_stack_size;
+    uint8_t call_counter_size;
+    uint8_t bpred_size;
+    uint8_t cache_size;
     /*
      * Not a payload field: when the packet was made, for the
      * Encapsulation timestamp (a clock value to the encoder, the

@@ -125,16 +125,27 @@ def rom_image(code, tmp):
         [(addr, addr + os.path.getsize(path))]
 
 
-def decoder_cmd(decoder, elf, images, trace, srcid_bits, cpu, output):
+def protocol_of(qemu_args):
+    """The E-Trace protocol QEMU's arguments ask the encoders for."""
+    prefix = 'riscv-trace-encoder.protocol='
+    for arg in qemu_args:
+        if arg.startswith(prefix):
+            return arg[len(prefix):]
+    return '2.0'
+
+
+def decoder_cmd(decoder, elf, images, trace, srcid_bits, cpu, output,
+                protocol='2.0'):
     zc = 'on' if 'zcmp=on' in cpu or 'zcmt=on' in cpu else 'off'
     return [decoder, f'--output={output}', '--quiet', '--elf', elf,
-            f'--zc={zc}'] + images + \
+            f'--zc={zc}', f'--protocol={protocol}'] + images + \
         ['--param', f'srcid_bits={srcid_bits}', trace]
 
 
-def decoded(decoder, elf, images, trace, srcid_bits, cpu):
+def decoded(decoder, elf, images, trace, srcid_bits, cpu, protocol='2.0'):
     """Per srcID: the decoded flow lines, without the source column."""
-    cmd = decoder_cmd(decoder, elf, images, trace, srcid_bits, cpu, 'flow')
+    cmd = decoder_cmd(decoder, elf, images, trace, srcid_bits, cpu, 'flow',
+                      protocol)
     res = subprocess.run(cmd, capture_output=True, text=True, check=False)
     if res.returncode != 0 or res.stderr:
         sys.exit(f'decoder failed (exit {res.returncode}): {" ".join(cmd)}'
