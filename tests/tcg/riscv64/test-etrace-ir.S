@@ -23,7 +23,12 @@
  *  - a longjmp-style return two frames up;
  *  - jalr x0, imm(ra) right after an auipc ra (a return, sequentially
  *    inferable too);
- *  - an ecall inside a leaf (the trap empties the return stack).
+ *  - an ecall inside a leaf (the trap empties the return stack);
+ *  - a call through a register to a function that only returns, then an
+ *    ecall: the packet reports the jump target, a return, and the next
+ *    one the ecall right after it (in 2.1 irets counts that return,
+ *    which a decoder popped on reaching it: C11 of
+ *    docs/etrace-decoder-pseudocode.md).
  *
  * The trap handler steps over the instruction that trapped (4 bytes) and
  * uses t6 only.
@@ -103,6 +108,11 @@ round:
     /* a trap inside a leaf */
     jal ra, leaf_ecall
 
+    /* a call to a lone return, through a register, then an ecall */
+    la a5, just_ret
+    jalr ra, 0(a5)
+    ecall
+
     addi s0, s0, 1
     li t1, ROUNDS
     blt s0, t1, round
@@ -135,6 +145,9 @@ leaf_ecall:
     addi a1, a1, 1
     ecall
     addi a2, a2, 2
+    ret
+
+just_ret:
     ret
 
 t0_leaf:
