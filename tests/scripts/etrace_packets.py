@@ -7,10 +7,13 @@ byte: length in bits 4:0, flow in 6:5, extend in 7), a srcID of
 SRCID_BITS bits, and a sign-compressed te_inst payload with the layout of
 docs/specs/riscv-trace.rst (64-bit addresses, lsb 1, 3-bit privilege,
 6-bit ecause, support packet 1/6/1/1/4).  Null bytes (synchronisation
-sequences) are skipped.  This is a packet reader for the tests; it does
-not follow the program (the decoder does).
+sequences) are skipped.  A header with extend (bit 7) set is followed,
+after the srcID, by a timestamp of TIMESTAMP_BYTES bytes (little-endian,
+encapsulation.adoc "Timestamp"), given in the fields as 'time'.  This is
+a packet reader for the tests; it does not follow the program (the
+decoder does).
 
-Usage as a tool: etrace_packets.py FILE [SRCID_BITS]
+Usage as a tool: etrace_packets.py FILE [SRCID_BITS [TIMESTAMP_BYTES]]
 """
 
 import argparse
@@ -97,8 +100,9 @@ def parse_te_inst(payload, skip=0):
     return p
 
 
-def packets(data, srcid_bits=0):
-    """Yield (srcid, fields, raw bytes) for each normal packet."""
+def packets(data, srcid_bits=0, timestamp_bytes=0):
+    """Yield (srcid, fields, raw bytes) for each normal packet; with
+    @timestamp_bytes, a packet's timestamp is its fields' 'time'."""
     i = 0
     whole, part = srcid_bits // 8, srcid_bits % 8
     while i < len(data):
@@ -107,16 +111,26 @@ def packets(data, srcid_bits=0):
         if length == 0:
             i += 1          # null.idle or null.alignment
             continue
-        if hdr & 0x80:
+        ts = timestamp_bytes if hdr & 0x80 else 0
+        if hdr & 0x80 and not ts:
             raise ValueError(f'offset {i}: timestamps are not expected')
-        end = i + 1 + whole + length
+        # with a partial srcID byte the timestamp would not be byte
+        # aligned; the encoders' srcIDs are 0 or 8 bits
+        if ts and part:
+            raise ValueError(f'offset {i}: a timestamp after a '
+                             f'{srcid_bits}-bit srcID')
+        end = i + 1 + whole + ts + length
         if end > len(data):
             raise ValueError(f'offset {i}: packet runs past the end')
         srcid = int.from_bytes(data[i + 1:i + 1 + whole], 'little')
-        payload = data[i + 1 + whole:end]
+        payload = data[i + 1 + whole + ts:end]
         if part:
             srcid |= (payload[0] & ((1 << part) - 1)) << (8 * whole)
-        yield srcid, parse_te_inst(payload, part), data[i:end]
+        fields = parse_te_inst(payload, part)
+        if ts:
+            fields['time'] = int.from_bytes(
+                data[i + 1 + whole:i + 1 + whole + ts], 'little')
+        yield srcid, fields, data[i:end]
         i = end
 
 
@@ -162,12 +176,15 @@ def main():
     ap.add_argument('file', help='the trace')
     ap.add_argument('srcid_bits', nargs='?', type=int, default=0,
                     help='bits of srcID in each header (default 0)')
+    ap.add_argument('timestamp_bytes', nargs='?', type=int, default=0,
+                    help='bytes of a timestamp (default 0: none)')
     args = ap.parse_args()
     with open(args.file, 'rb') as f:
         data = f.read()
     bits = args.srcid_bits
-    for srcid, p, raw in packets(data, bits):
-        print(f"{srcid} {describe(p)}  [{raw.hex(' ')}]")
+    for srcid, p, raw in packets(data, bits, args.timestamp_bytes):
+        time = f" t={p['time']}" if 'time' in p else ''
+        print(f"{srcid} {describe(p)}{time}  [{raw.hex(' ')}]")
 
 
 if __name__ == '__main__':
