@@ -9,9 +9,10 @@ test-trace-ram.py) share these steps:
   rom_image(code, tmp)        the reset vector's code as a binary image;
   decoded(decoder, elf, ...)  the decoder's flow of each source (hart);
   split_times(items)          the timestamps out of a decoded flow;
-  compare(hart, want, got, allow_gaps, images)
+  compare(hart, want, got, allow_gaps, images, code)
                               the decoded flow against the record, gaps
-                              allowed where the flow left the images;
+                              allowed where the flow left the images; up
+                              to the record's last instruction;
   check_times(hart, items, times)
                               timestamp differences against the
                               instructions in between.
@@ -24,10 +25,9 @@ import struct
 import subprocess
 import sys
 
-from rvcfo import record
+from rvcfo import record, streamcheck
 
 PRIV_NAMES = {0: 'U', 1: 'S', 3: 'M', 5: 'VU', 6: 'VS'}
-TAIL = 64
 # ecall, ebreak, c.ebreak: (encoding, size)
 TRAP_INSNS = ((0x00000073, 4), (0x00100073, 4), (0x9002, 2))
 HART = re.compile(r'riscv_cpu_do_interrupt: hart:(\d+),')
@@ -206,6 +206,39 @@ def check_times(hart, items, times):
     return exact, bounded
 
 
+def check_prescaled(hart, items, times, store, prescale):
+    """Absolute timestamps: the counter counts the hart's clock from
+    reset (one tick per instruction under -icount shift=0: a time is the
+    number of instructions up to the one it follows, that one included),
+    until the instruction at @store sets trTsPrescale to @prescale; from
+    then on it advances by one every 4^prescale ticks (Trace Control
+    Interface, trTsControl), from the value it had after the store.
+    Returns how many times were checked."""
+    insns = [0]
+    for g in items:
+        insns.append(insns[-1] + (not g.startswith(('gap', 'trap'))))
+    at = next((k for k, g in enumerate(items)
+               if not g.startswith(('gap', 'trap')) and
+               int(g.split()[1], 16) == store), None)
+    if at is None:
+        sys.exit(f'hart {hart}: the flow does not reach the store to '
+                 f'trTsControl at {store:x}')
+    base = insns[at + 1]
+    after = 0
+    for k, t in times:
+        n = insns[k]
+        want = n if n <= base else base + ((n - base) >> (2 * prescale))
+        if t != want:
+            sys.exit(f'hart {hart}: time {t} after {items[k - 1]} (item '
+                     f'{k - 1}, {n} instructions from reset, {base} up to '
+                     f'the store of prescale {prescale}): the counter '
+                     f'reads {want} there')
+        after += n > base
+    if after < 2:
+        sys.exit(f'hart {hart}: {after} timestamps after the prescale')
+    return len(times)
+
+
 def loaded(elf):
     """[lo, hi) of each PT_LOAD segment's file-backed part: the code an
     --elf image gives the decoder."""
@@ -285,20 +318,58 @@ def segments(hart, want, got, allow_gaps, images):
     return out
 
 
-def compare(hart, want_all, got_all, allow_gaps, images):
+def compare(hart, want_all, got_all, allow_gaps, images, code=None,
+            more_rounds=False):
+    """The decoded flow @got_all against the record @want_all; without
+    gaps, up to the record's last instruction (final_loop()).
+    @more_rounds: @got_all is another run's, whose final loop may have
+    run longer."""
     insns = traps = 0
+    start, period = final_loop(want_all, code)
+    if more_rounds and period < len(want_all) - start and \
+            len(got_all) > len(want_all):
+        body = want_all[-period:]
+        want_all = want_all + body * -(-(len(got_all) - len(want_all)) //
+                                       period)
     runs = segments(hart, want_all, got_all, allow_gaps, images)
     for k, (at, got) in enumerate(runs):
         # with gaps the guest also stops tracing before it ends
         last = k + 1 == len(runs) and not allow_gaps
         want = want_all[at:] if last else want_all[at:at + len(got)]
-        i, t = compare_run(hart, want, got, last)
+        i, t = compare_run(hart, want, got, last, code)
         insns += i
         traps += t
+    if not runs and want_all:
+        sys.exit(f'hart {hart}: nothing decoded; QEMU ran {len(want_all)} '
+                 f'items, the first {want_all[0]}')
     return insns, traps
 
 
-def compare_run(hart, want, got, last):
+def final_loop(want, code):
+    """Where the record's final loop starts, and its length: the run ends
+    in a loop of up to 16 instructions without a branch or an uninferable
+    jump (the finisher's "j ." or "wfi; j"), whose rounds E-Trace does
+    not count (an inferable jump makes no packet): a decoder following
+    the last packet stops at the first round that reaches the reported
+    instruction.  (len(want), 1) when there is none or @code is None."""
+    if code is None:
+        return len(want), 1
+    for p in range(1, 17):
+        body = want[-p:]
+        if len(want) < 2 * p or want[-2 * p:-p] != body or \
+                any(w.startswith(('trap', 'gap')) for w in body):
+            continue
+        if any(streamcheck.kind(*code[int(w.split()[1], 16)])
+               for w in body):
+            return len(want), 1
+        start = len(want) - 2 * p
+        while start > 0 and want[start - 1] == want[start - 1 + p]:
+            start -= 1
+        return start, p
+    return len(want), 1
+
+
+def compare_run(hart, want, got, last, code=None):
     n = len(got)
     for i in range(min(n, len(want))):
         if not same(got[i], want[i]):
@@ -310,14 +381,12 @@ def compare_run(hart, want, got, last):
             sys.exit(1)
     if n > len(want):
         sys.exit(f'hart {hart}: {n} items decoded, QEMU ran {len(want)}')
-    # a jump to itself (the finisher's spin) repeats the same item: its
-    # rounds after the last packet are one unreported stretch
-    end = len(want)
-    while end > n + 1 and want[end - 1] == want[end - 2] and \
-            not want[end - 1].startswith('trap'):
-        end -= 1
-    if last and n < end - TAIL:
-        sys.exit(f'hart {hart}: only {n} of {len(want)} items decoded; the '
-                 f'next one QEMU ran: {want[n]}')
+    # the flow reaches QEMU's last instruction; of a final loop without
+    # packets, any round that does
+    start, period = final_loop(want, code)
+    if last and (n < start or (len(want) - n) % period):
+        sys.exit(f'hart {hart}: {n} of {len(want)} items decoded, the '
+                 f'last {got[-1] if got else None}; QEMU went on with '
+                 f'{want[n]} (a final loop of {period} from item {start})')
     insns = sum(1 for g in got if not g.startswith('trap'))
     return insns, len(got) - insns
