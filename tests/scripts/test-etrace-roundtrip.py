@@ -73,9 +73,9 @@ import sys
 import tempfile
 
 from rvcfo import cli, record, streamcheck
-from rvcfo.roundtrip import (check_prescaled, check_times, compare, decoded,
-                             decoder_cmd, expected, final_loop, loaded,
-                             rom_image, split_times)
+from rvcfo.roundtrip import (ElfCode, check_prescaled, check_times,
+                             compare, decoded, decoder_cmd, expected,
+                             final_loop, loaded, rom_image, split_times)
 
 # The timestamp field of the encapsulation: 6 bytes (T, a constant of
 # the system, docs/specs/riscv-trace.rst)
@@ -138,6 +138,7 @@ def main():
         log, trace = record.run_traced(qemu, elf, cpu, extra, tmp, slow)
         want, code = expected(log, cpu.startswith('rv32'), harts)
         rom, images = rom_image(code, tmp)
+        code = ElfCode(code, elf)
         for fw in firmware:
             rom += ['--elf', fw]
         got = decoded(decoder, elf, rom, trace, srcid_bits, cpu)
@@ -223,8 +224,8 @@ def main():
             if timed:
                 # the same times up to the final loop, whose rounds are
                 # not in the trace
-                start, _ = final_loop(want[hart], code)
-                timings.append([t for t in times if t[0] <= start])
+                start = final_loop(want[hart], code)[0]
+                timings.append([t for t in times if t[0] < start])
                 if args.ts_prescale is not None:
                     exact = check_prescaled(
                         hart, items, timings[-1],
