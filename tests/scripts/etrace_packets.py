@@ -6,11 +6,15 @@ Reads what the PIB trace sink writes: Encapsulation 1.0 packets (header
 byte: length in bits 4:0, flow in 6:5, extend in 7), a srcID of
 SRCID_BITS bits, and a sign-compressed te_inst payload with the layout of
 docs/specs/riscv-trace.rst (64-bit addresses, lsb 1, 3-bit privilege,
-6-bit ecause, support packet 1/6/1/1/4).  Null bytes (synchronisation
-sequences) are skipped.  This is a packet reader for the tests; it does
-not follow the program (the decoder does).
+6-bit ecause, support packet 1/6/1/1/4; in protocol 2.1 the Standard
+Support Packet of extensions.adoc).  Null bytes (synchronisation
+sequences) are skipped.  A header with extend (bit 7) set is followed,
+after the srcID, by a timestamp of TIMESTAMP_BYTES bytes (little-endian,
+encapsulation.adoc "Timestamp"), given in the fields as 'time'.  This is
+a packet reader for the tests; it does not follow the program (the
+decoder does).
 
-Usage as a tool: etrace_packets.py FILE [SRCID_BITS]
+Usage as a tool: etrace_packets.py FILE [SRCID_BITS [TIMESTAMP_BYTES]]
 """
 
 import argparse
@@ -40,8 +44,25 @@ class Bits:
         return v
 
 
-def parse_te_inst(payload, skip=0):
-    """Fields of one te_inst payload, as a dict."""
+# extensions.adoc, "Standard Support Packet format": its fields after
+# subformat, with their widths
+SSP_FIELDS = (('ienable', 1), ('encoder_mode', 2), ('qual_status', 2),
+              ('sijump', 1), ('implicit_return', 1), ('branch_predictor', 1),
+              ('jump_target_cache', 1), ('implicit_except', 1),
+              ('full_iaddress', 1), ('resync_disabled', 1), ('iret_ext', 1),
+              ('time_width', 3), ('f0s_width', 2), ('return_stack_size', 3),
+              ('call_counter_size', 4), ('bpred_size', 3), ('cache_size', 3),
+              ('denable', 1), ('dloss', 1), ('mmacas_ext', 1), ('noaddr', 1),
+              ('nodata', 1), ('full_daddress', 1), ('full_data', 1))
+# the Standard Support Packet's options as 2.0's ioptions bits
+SSP_IOPTIONS = (('implicit_return', 0), ('implicit_except', 1),
+                ('full_iaddress', 2), ('jump_target_cache', 3),
+                ('branch_predictor', 4), ('sijump', 5))
+
+
+def parse_te_inst(payload, skip=0, protocol='2.0'):
+    """Fields of one te_inst payload, as a dict; a 2.1 support packet
+    also gives its options as 2.0's 'ioptions'."""
     b = Bits(payload, skip)
     p = {'format': b.get(2)}
     if p['format'] == 0:
@@ -77,7 +98,12 @@ def parse_te_inst(payload, skip=0):
             b.get(1), b.get(1), b.get(1)
     elif p['format'] == 3:
         p['subformat'] = b.get(2)
-        if p['subformat'] == 3:
+        if p['subformat'] == 3 and protocol == '2.1':
+            for name, width in SSP_FIELDS:
+                p[name] = b.get(width)
+            p['ioptions'] = sum(p[name] << bit
+                                for name, bit in SSP_IOPTIONS)
+        elif p['subformat'] == 3:
             p['ienable'] = b.get(1)
             p['encoder_mode'] = b.get(1)
             p['qual_status'] = b.get(2)
@@ -97,8 +123,9 @@ def parse_te_inst(payload, skip=0):
     return p
 
 
-def packets(data, srcid_bits=0):
-    """Yield (srcid, fields, raw bytes) for each normal packet."""
+def packets(data, srcid_bits=0, timestamp_bytes=0, protocol='2.0'):
+    """Yield (srcid, fields, raw bytes) for each normal packet; with
+    @timestamp_bytes, a packet's timestamp is its fields' 'time'."""
     i = 0
     whole, part = srcid_bits // 8, srcid_bits % 8
     while i < len(data):
@@ -107,16 +134,26 @@ def packets(data, srcid_bits=0):
         if length == 0:
             i += 1          # null.idle or null.alignment
             continue
-        if hdr & 0x80:
+        ts = timestamp_bytes if hdr & 0x80 else 0
+        if hdr & 0x80 and not ts:
             raise ValueError(f'offset {i}: timestamps are not expected')
-        end = i + 1 + whole + length
+        # with a partial srcID byte the timestamp would not be byte
+        # aligned; the encoders' srcIDs are 0 or 8 bits
+        if ts and part:
+            raise ValueError(f'offset {i}: a timestamp after a '
+                             f'{srcid_bits}-bit srcID')
+        end = i + 1 + whole + ts + length
         if end > len(data):
             raise ValueError(f'offset {i}: packet runs past the end')
         srcid = int.from_bytes(data[i + 1:i + 1 + whole], 'little')
-        payload = data[i + 1 + whole:end]
+        payload = data[i + 1 + whole + ts:end]
         if part:
             srcid |= (payload[0] & ((1 << part) - 1)) << (8 * whole)
-        yield srcid, parse_te_inst(payload, part), data[i:end]
+        fields = parse_te_inst(payload, part, protocol)
+        if ts:
+            fields['time'] = int.from_bytes(
+                data[i + 1 + whole:i + 1 + whole + ts], 'little')
+        yield srcid, fields, data[i:end]
         i = end
 
 
@@ -162,12 +199,15 @@ def main():
     ap.add_argument('file', help='the trace')
     ap.add_argument('srcid_bits', nargs='?', type=int, default=0,
                     help='bits of srcID in each header (default 0)')
+    ap.add_argument('timestamp_bytes', nargs='?', type=int, default=0,
+                    help='bytes of a timestamp (default 0: none)')
     args = ap.parse_args()
     with open(args.file, 'rb') as f:
         data = f.read()
     bits = args.srcid_bits
-    for srcid, p, raw in packets(data, bits):
-        print(f"{srcid} {describe(p)}  [{raw.hex(' ')}]")
+    for srcid, p, raw in packets(data, bits, args.timestamp_bytes):
+        time = f" t={p['time']}" if 'time' in p else ''
+        print(f"{srcid} {describe(p)}{time}  [{raw.hex(' ')}]")
 
 
 if __name__ == '__main__':

@@ -4,7 +4,9 @@
 
 Usage: test-etrace-roundtrip.py --qemu QEMU --decoder DECODER --elf ELF
                                 --cpu CPU [--gaps] [--slow-reader]
-                                [--timestamps]
+                                [--timestamps] [--ts-prescale P]
+                                [--chained]
+                                [--expect-format0]
                                 [--firmware FW --firmware-elf FW.elf[@OFF]]
                                 [--stats] [-- QEMU ARGUMENTS...]
 
@@ -17,10 +19,21 @@ it), and requires the decoded flow to be the record's: the same
 instruction addresses in the same order, each in the same privilege
 mode, and the same traps (cause; for exceptions EPC and tval) at the
 same places.  With several harts (-smp N, -accel tcg,thread=single) each
-hart's flow is compared with its own part of the record.  The end of the
-run (the finisher's spin loop, whose last rounds the encoder may not
-have reported when QEMU exits) is allowed to be missing from the trace,
-up to TAIL instructions besides the repeats of a jump to itself.
+hart's flow is compared with its own part of the record, and every hart
+of the record must decode.  The flow must reach the record's last
+instruction and end with the end of the trace (the support packet QEMU's
+stop sends); only the rounds of a final loop without a branch or an
+uninferable jump (the finisher's "j ." or "wfi; j") may be fewer, as no
+packet counts them.  The stream's first packet of each hart must be a
+support packet with the options asked for (-global
+riscv-trace-encoder.OPTION=on), its last the one that ends the trace.
+With --expect-format0, the format 0.0 packets branch prediction makes due
+and the jump target cache hits, worked out from the record from reset to
+the ELF symbol etrace_format0_end (rvcfo/streamcheck.py), must be the
+stream's first ones; without those options the stream must have none.
+With --chained the guest runs a second time without the record, its
+translation blocks chained as usual, and that run's trace must pass the
+same checks.
 
 A gap where the flow left the program images (code the guest writes into
 RAM as it runs, test-robust) must leave out only instructions no ELF
@@ -40,9 +53,15 @@ between (the later one included); an instruction that traps without
 retiring takes a tick or not as QEMU raises its exception (ecall and an
 illegal encoding found when translating do, a fault that unwinds its
 block does not), so across such traps the difference may exceed the
-count by up to their number.  A second run without the record must give
-the same decoded flow with the same times.  With --firmware the machine
-boots FW (-bios) and ELF is its payload (-kernel); the decoder has both
+count by up to their number.  A second run without the record (as with
+--chained) must give the same decoded flow with the same times.  With
+--ts-prescale P, the guest sets trTsPrescale to P with the store at its
+ELF symbol etrace_ts_store, and every timestamp must have its absolute
+value: the instructions from reset up to the one it follows, counted
+4^P times slower after the store (rvcfo/roundtrip.py,
+check_prescaled()).  With
+--firmware the machine boots FW (-bios) and ELF is its payload
+(-kernel); the decoder has both
 images, the firmware's as FW.elf loaded at OFF (OpenSBI's ELF is linked
 at 0 and its binary runs where QEMU loads it).  --stats prints the
 decoder's statistics of the trace (packets, bytes, bits per
@@ -53,10 +72,15 @@ import subprocess
 import sys
 import tempfile
 
-from rvcfo import cli, record
-from rvcfo.roundtrip import (TAIL, check_times, compare, decoded,
-                             decoder_cmd, expected, loaded, protocol_of,
-                             rom_image, split_times)
+from rvcfo import cli, record, streamcheck
+from rvcfo.roundtrip import (ElfCode, check_prescaled, check_times,
+                             compare, decoded, decoder_cmd, expected,
+                             final_loop, loaded, protocol_of, rom_image,
+                             split_times)
+
+# The timestamp field of the encapsulation: 6 bytes (T, a constant of
+# the system, docs/specs/riscv-trace.rst)
+TIMESTAMP_BYTES = 6
 
 
 def main():
@@ -75,6 +99,16 @@ def main():
                     help='the firmware\'s ELF for the decoder')
     ap.add_argument('--stats', action='store_true',
                     help='print the decoder\'s statistics')
+    ap.add_argument('--ts-prescale', type=int, metavar='P',
+                    help='with --timestamps: the guest sets trTsPrescale to '
+                    'P at the ELF symbol etrace_ts_store; every timestamp '
+                    'is checked for its value')
+    ap.add_argument('--chained', action='store_true',
+                    help='run again with translation blocks chained (no '
+                    'record): the same decoded flow')
+    ap.add_argument('--expect-format0', action='store_true',
+                    help='the format 0 packets the program makes due, '
+                    'from the record up to etrace_format0_end')
     args = cli.parse(ap)
     qemu, decoder, elf, cpu = args.qemu, args.decoder, args.elf, args.cpu
     extra = list(args.qemu_args)
@@ -106,6 +140,7 @@ def main():
         log, trace = record.run_traced(qemu, elf, cpu, extra, tmp, slow)
         want, code = expected(log, cpu.startswith('rv32'), harts)
         rom, images = rom_image(code, tmp)
+        code = ElfCode(code, elf)
         for fw in firmware:
             rom += ['--elf', fw]
         got = decoded(decoder, elf, rom, trace, srcid_bits, cpu, protocol)
@@ -118,22 +153,46 @@ def main():
             if res.returncode != 0:
                 sys.exit(f'decoder statistics failed: {res.stderr}')
             stats = res.stdout.splitlines()
-        if timed:
-            # deterministic: the same flow and times in another run, but
-            # for the end (the finisher's spin runs as long as it runs)
-            again = decoded(decoder, elf, rom,
-                            record.run_plain(qemu, elf, cpu, extra, tmp),
-                            srcid_bits, cpu, protocol)
-            for hart in sorted(got):
-                other = again.get(hart, [])
-                n = min(len(got[hart]), len(other)) - TAIL
-                first = next((k for k, (g, h) in
-                              enumerate(zip(got[hart][:n], other[:n]))
-                              if g != h), None)
-                if first is not None:
-                    sys.exit(f'hart {hart}: another run decodes to '
-                             f'{again[hart][first]} at item {first}, not '
-                             f'{got[hart][first]}')
+        packets = streamcheck.by_source(trace, srcid_bits, TIMESTAMP_BYTES,
+                                        protocol)
+        if timed or args.chained:
+            # deterministic: the same flow (and times) in another run
+            # with translation blocks chained as usual; the same packets
+            # at start and end
+            plain = record.run_plain(qemu, elf, cpu, extra, tmp)
+            again = decoded(decoder, elf, rom, plain, srcid_bits, cpu,
+                            protocol)
+            again_packets = streamcheck.by_source(plain, srcid_bits,
+                                                  TIMESTAMP_BYTES, protocol)
+    problems = []
+    asked = streamcheck.asked_options(extra)
+    runs = [(packets, '')]
+    if timed or args.chained:
+        runs.append((again_packets, ' (blocks chained)'))
+    for hart in sorted(want):
+        for pk, what in runs if not allow_gaps else []:
+            # the first support packet has the options asked for; the
+            # last ends the trace (not with --gaps: the guest traces
+            # itself, or --slow-reader: packets are lost)
+            problems += [p + what for p in streamcheck.check_start(
+                hart, pk.get(hart, []), asked,
+                streamcheck.asked_resync_disabled(extra)
+                if protocol == '2.1' else None)]
+            problems += [p + what for p in streamcheck.check_end(
+                hart, pk.get(hart, []))]
+    if args.expect_format0:
+        end = streamcheck.elf_symbol(elf, 'etrace_format0_end')
+        due = streamcheck.format0_expected(
+            want[0], code, end,
+            asked & streamcheck.IOPTIONS['branch-prediction'])
+        if due is None:
+            sys.exit('the record does not reach etrace_format0_end without '
+                     'a trap')
+        for pk, what in runs:
+            problems += [p + what for p in streamcheck.check_format0(
+                0, pk.get(0, []), asked, due)]
+    if problems:
+        sys.exit('\n'.join(problems))
     lost = sum(g.count('gap trace lost') for g in got.values())
     if slow and not lost:
         sys.exit('a slow reader, and no packet was lost')
@@ -142,22 +201,65 @@ def main():
         path, _, off = fw.partition('@')
         off = int(off, 0) if off else 0
         images += [(lo + off, hi + off) for lo, hi in loaded(path)]
-    if set(got) - set(want):
-        sys.exit(f'sources decoded {sorted(got)}, harts {sorted(want)}')
+    flows = [(got, '')]
+    if timed or args.chained:
+        flows.append((again, ' (blocks chained)'))
     summary = []
+    for flow, what in flows:
+        if set(flow) - set(want):
+            sys.exit(f'sources decoded {sorted(flow)}, harts '
+                     f'{sorted(want)}{what}')
     for hart in sorted(want):
-        # a hart QEMU stopped before it retired much may have no packets
-        items, times = split_times(got.get(hart, []))
-        if timed and not times:
-            sys.exit(f'hart {hart}: no timestamps')
-        if times and not timed:
-            sys.exit(f'hart {hart}: timestamps, and none were asked for')
-        insns, traps = compare(hart, want[hart], items, allow_gaps, images)
-        summary.append(f'hart {hart}: {insns} instructions, {traps} traps')
+        # every hart QEMU ran decodes, up to its last instruction and the
+        # end of the trace
+        timings = []
+        for flow, what in flows:
+            items, times = split_times(flow.get(hart, []))
+            if timed and not times:
+                sys.exit(f'hart {hart}: no timestamps{what}')
+            if times and not timed:
+                sys.exit(f'hart {hart}: timestamps, and none were asked '
+                         f'for{what}')
+            if not allow_gaps:
+                if not items or items[-1] != 'gap trace ended':
+                    sys.exit(f'hart {hart}: the decoded flow ends with '
+                             f'{items[-1] if items else "nothing"}, not '
+                             f'the end of the trace{what}')
+                items = items[:-1]
+            insns, traps = compare(hart, want[hart], items, allow_gaps,
+                                   images, code, more_rounds=bool(what))
+            if timed:
+                # the same times up to the final loop, whose rounds are
+                # not in the trace
+                start = final_loop(want[hart], code)[0]
+                timings.append([t for t in times if t[0] < start])
+                if args.ts_prescale is not None:
+                    exact = check_prescaled(
+                        hart, items, timings[-1],
+                        streamcheck.elf_symbol(elf, 'etrace_ts_store'),
+                        args.ts_prescale)
+                    bounded = 0
+                else:
+                    exact, bounded = check_times(hart, items, timings[-1])
+            if not what:
+                summary.append(f'hart {hart}: {insns} instructions, '
+                               f'{traps} traps')
         if timed:
-            exact, bounded = check_times(hart, items, times)
+            if timings[0] != timings[1]:
+                first = next(k for k, (a, b) in
+                             enumerate(zip(timings[0] + [None],
+                                           timings[1] + [None])) if a != b)
+                sys.exit(f'hart {hart}: a run with blocks chained gives '
+                         f'(item, time) {timings[1][first:first + 1]}, '
+                         f'the recorded run {timings[0][first:first + 1]}')
+        if timed and args.ts_prescale is not None:
+            summary.append(f'{exact} timestamps with prescale '
+                           f'{args.ts_prescale} exact')
+        elif timed:
             summary.append(f'{exact} timestamp differences exact, '
                            f'{bounded} across exceptions within bounds')
+    if args.chained:
+        summary.append('the same with blocks chained')
     if lost:
         summary.append(f'{lost} gaps where packets were lost')
     print('decoded flow equals QEMU\'s record: ' + '; '.join(summary))

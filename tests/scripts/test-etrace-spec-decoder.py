@@ -146,7 +146,7 @@ def main():
         try:
             with contextlib.redirect_stdout(buf):
                 insns, traps = rt.compare(hart, want[hart], lines, False,
-                                          ranges)
+                                          ranges, rt.ElfCode(code, args.elf))
             checks.append((True, f'hart {hart}: the flow equals QEMU\'s '
                            f'record ({insns} instructions, {traps} traps)',
                            ''))

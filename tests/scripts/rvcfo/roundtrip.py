@@ -9,9 +9,10 @@ test-trace-ram.py) share these steps:
   rom_image(code, tmp)        the reset vector's code as a binary image;
   decoded(decoder, elf, ...)  the decoder's flow of each source (hart);
   split_times(items)          the timestamps out of a decoded flow;
-  compare(hart, want, got, allow_gaps, images)
+  compare(hart, want, got, allow_gaps, images, code)
                               the decoded flow against the record, gaps
-                              allowed where the flow left the images;
+                              allowed where the flow left the images; up
+                              to the record's last instruction;
   check_times(hart, items, times)
                               timestamp differences against the
                               instructions in between.
@@ -24,10 +25,9 @@ import struct
 import subprocess
 import sys
 
-from rvcfo import record
+from rvcfo import record, streamcheck
 
 PRIV_NAMES = {0: 'U', 1: 'S', 3: 'M', 5: 'VU', 6: 'VS'}
-TAIL = 64
 # ecall, ebreak, c.ebreak: (encoding, size)
 TRAP_INSNS = ((0x00000073, 4), (0x00100073, 4), (0x9002, 2))
 HART = re.compile(r'riscv_cpu_do_interrupt: hart:(\d+),')
@@ -217,6 +217,39 @@ def check_times(hart, items, times):
     return exact, bounded
 
 
+def check_prescaled(hart, items, times, store, prescale):
+    """Absolute timestamps: the counter counts the hart's clock from
+    reset (one tick per instruction under -icount shift=0: a time is the
+    number of instructions up to the one it follows, that one included),
+    until the instruction at @store sets trTsPrescale to @prescale; from
+    then on it advances by one every 4^prescale ticks (Trace Control
+    Interface, trTsControl), from the value it had after the store.
+    Returns how many times were checked."""
+    insns = [0]
+    for g in items:
+        insns.append(insns[-1] + (not g.startswith(('gap', 'trap'))))
+    at = next((k for k, g in enumerate(items)
+               if not g.startswith(('gap', 'trap')) and
+               int(g.split()[1], 16) == store), None)
+    if at is None:
+        sys.exit(f'hart {hart}: the flow does not reach the store to '
+                 f'trTsControl at {store:x}')
+    base = insns[at + 1]
+    after = 0
+    for k, t in times:
+        n = insns[k]
+        want = n if n <= base else base + ((n - base) >> (2 * prescale))
+        if t != want:
+            sys.exit(f'hart {hart}: time {t} after {items[k - 1]} (item '
+                     f'{k - 1}, {n} instructions from reset, {base} up to '
+                     f'the store of prescale {prescale}): the counter '
+                     f'reads {want} there')
+        after += n > base
+    if after < 2:
+        sys.exit(f'hart {hart}: {after} timestamps after the prescale')
+    return len(times)
+
+
 def loaded(elf):
     """[lo, hi) of each PT_LOAD segment's file-backed part: the code an
     --elf image gives the decoder."""
@@ -239,6 +272,56 @@ def loaded(elf):
         if typ == 1:
             out.append((vaddr, vaddr + filesz))
     return out
+
+
+class ElfCode(dict):
+    """{pc: (encoding, size)} of the record, and for code it never ran,
+    from the ELF file's loaded segments."""
+
+    def __init__(self, code, elf):
+        super().__init__(code)
+        with open(elf, 'rb') as f:
+            self._data = f.read()
+        is64 = self._data[4] == 2
+        d = self._data
+        phoff, phentsize, phnum = (
+            (struct.unpack_from('<Q', d, 32)[0],) +
+            struct.unpack_from('<HH', d, 54) if is64 else
+            (struct.unpack_from('<I', d, 28)[0],) +
+            struct.unpack_from('<HH', d, 42))
+        self._segs = []
+        for k in range(phnum):
+            at = phoff + k * phentsize
+            if is64:
+                typ, _, off, vaddr, _, filesz = struct.unpack_from(
+                    '<IIQQQQ', d, at)
+            else:
+                typ, off, vaddr, _, filesz = struct.unpack_from(
+                    '<IIIII', d, at)
+            if typ == 1:
+                self._segs.append((vaddr, off, filesz))
+
+    def __contains__(self, pc):
+        return super().__contains__(pc) or self._at(pc) is not None
+
+    def __missing__(self, pc):
+        v = self._at(pc)
+        if v is None:
+            raise KeyError(pc)
+        return v
+
+    def _at(self, pc):
+        for vaddr, off, size in self._segs:
+            if vaddr <= pc and pc + 2 <= vaddr + size:
+                lo = self._data[off + pc - vaddr] | \
+                    self._data[off + pc - vaddr + 1] << 8
+                if lo & 3 != 3:
+                    return lo, 2
+                if pc + 4 <= vaddr + size:
+                    return int.from_bytes(
+                        self._data[off + pc - vaddr:off + pc - vaddr + 4],
+                        'little'), 4
+        return None
 
 
 def same(got, want):
@@ -296,20 +379,107 @@ def segments(hart, want, got, allow_gaps, images):
     return out
 
 
-def compare(hart, want_all, got_all, allow_gaps, images):
+def compare(hart, want_all, got_all, allow_gaps, images, code=None,
+            more_rounds=False):
+    """The decoded flow @got_all against the record @want_all; without
+    gaps, up to the record's last instruction (final_loop()).
+    @more_rounds: @got_all is another run's, whose final loop may have
+    run longer.  Without @code the flow must be the whole record."""
     insns = traps = 0
     runs = segments(hart, want_all, got_all, allow_gaps, images)
     for k, (at, got) in enumerate(runs):
         # with gaps the guest also stops tracing before it ends
         last = k + 1 == len(runs) and not allow_gaps
         want = want_all[at:] if last else want_all[at:at + len(got)]
-        i, t = compare_run(hart, want, got, last)
+        loop = final_loop(want, code, more_rounds) if last else None
+        i, t = compare_run(hart, want, got, loop)
         insns += i
         traps += t
+    if not runs and want_all:
+        sys.exit(f'hart {hart}: nothing decoded; QEMU ran {len(want_all)} '
+                 f'items, the first {want_all[0]}')
     return insns, traps
 
 
-def compare_run(hart, want, got, last):
+def loop_next(pc, code):
+    """The instruction after the one at @pc when no packet reports it:
+    the next one or a jal x0 / c.j target; None for anything else that
+    changes the flow (branches, other jumps, system instructions but
+    wfi)."""
+    insn, size = code[pc]
+    if streamcheck.kind(insn, size):
+        return None
+    if size == 4:
+        op = insn & 0x7f
+        if op == 0x6f:
+            if (insn >> 7) & 0x1f:
+                return None         # a call
+            imm = ((insn >> 31) << 20 | ((insn >> 12) & 0xff) << 12 |
+                   ((insn >> 20) & 1) << 11 | ((insn >> 21) & 0x3ff) << 1)
+            return pc + imm - ((insn >> 31) << 21)
+        if op == 0x73 and insn != 0x10500073:
+            return None             # system, but wfi
+        return pc + 4
+    if insn & 3 == 1 and insn >> 13 == 5:
+        bits = [(11, 12), (4, 11), (9, 10), (8, 9), (10, 8), (6, 7),
+                (7, 6), (3, 5), (2, 4), (1, 3), (5, 2)]
+        imm = sum(((insn >> at) & 1) << to for to, at in bits)
+        return pc + imm - ((insn >> 12 & 1) << 12)    # c.j
+    if insn & 3 == 1 and insn >> 13 == 1:
+        return None                 # c.jal (RV32)
+    return pc + 2
+
+
+def final_loop(want, code, more_rounds=False):
+    """How the flow may end: (start, pcs, last, more_rounds).  The run
+    ends in a loop without a branch or an uninferable jump (the
+    finisher's "j ." or "wfi; j"), whose rounds E-Trace does not count
+    (an inferable jump makes no packet): a decoder following the last
+    packet stops at the first round that reaches the reported
+    instruction, and QEMU may stop the hart before the encoder takes in
+    the loop's first round.  So the flow must reach item @start - 1 (the
+    last before the loop, e.g. the finisher's store) and may stop there or
+    in any round after it; with @more_rounds (another run, whose loop ran
+    longer) it may go on in it too.  None when the run
+    does not end so: then the flow must be the whole record."""
+    if not want:
+        return None
+    exact = len(want) - 1, set(), want[-1], more_rounds
+    if code is None or want[-1].startswith(('trap', 'gap')):
+        return exact
+    end = int(want[-1].split()[1], 16)
+    pcs = {end}
+    pc = loop_next(end, code) if end in code else None
+    for _ in range(16):
+        if pc is None or pc == end or pc not in code:
+            break
+        pcs.add(pc)
+        pc = loop_next(pc, code)
+    if pc != end:
+        # the record may stop just before the final loop (QEMU stopped
+        # the hart as it got there): the flow may go on along the
+        # instructions no packet reports, into the loop
+        path = [end]
+        pc = loop_next(end, code) if end in code else None
+        while pc is not None and pc in code and pc not in path and \
+                len(path) < 32:
+            path.append(pc)
+            pc = loop_next(pc, code)
+        if pc is None or pc not in path:
+            return exact
+        return len(want) - 1, set(path), want[-1], True
+    start = len(want) - 1
+    while start > 0 and not want[start - 1].startswith(('trap', 'gap')) \
+            and int(want[start - 1].split()[1], 16) in pcs:
+        start -= 1
+    # the rounds are not in the trace: a flow may show one more than
+    # the record (QEMU's record shows a block when it enters it)
+    return start, pcs, want[-1], True
+
+
+def compare_run(hart, want, got, loop):
+    """@got against @want; with @loop (final_loop()) up to the record's
+    last instruction, else a prefix."""
     n = len(got)
     for i in range(min(n, len(want))):
         if not same(got[i], want[i]):
@@ -319,16 +489,21 @@ def compare_run(hart, want, got, last):
                 w = want[j] if j < len(want) else '-'
                 print(f' {mark} {got[j]:40} {w}')
             sys.exit(1)
-    if n > len(want):
+    if loop is not None:
+        start, pcs, last, more_rounds = loop
+        # rounds of the final loop beyond the record's
+        extra = got[len(want):]
+        if not more_rounds and extra or \
+                any(g.startswith(('trap', 'gap')) or
+                    int(g.split()[1], 16) not in pcs for g in extra):
+            sys.exit(f'hart {hart}: {n} items decoded, QEMU ran '
+                     f'{len(want)}; then {extra[0]}')
+        if n < start:
+            sys.exit(f'hart {hart}: {n} of {len(want)} items decoded, the '
+                     f'last {got[-1] if got else None}; QEMU went on with '
+                     f'{want[min(n, len(want) - 1)]} (its final loop from '
+                     f'item {start}, ending at {last})')
+    elif n > len(want):
         sys.exit(f'hart {hart}: {n} items decoded, QEMU ran {len(want)}')
-    # a jump to itself (the finisher's spin) repeats the same item: its
-    # rounds after the last packet are one unreported stretch
-    end = len(want)
-    while end > n + 1 and want[end - 1] == want[end - 2] and \
-            not want[end - 1].startswith('trap'):
-        end -= 1
-    if last and n < end - TAIL:
-        sys.exit(f'hart {hart}: only {n} of {len(want)} items decoded; the '
-                 f'next one QEMU ran: {want[n]}')
     insns = sum(1 for g in got if not g.startswith('trap'))
     return insns, len(got) - insns
