@@ -56,6 +56,8 @@ MUTATIONS = {
     'as-written-C11': 'irets starts at 0 for each packet (dec:37), though '
                       'the return at which following stopped was popped',
     'as-written-C12': 'prt_valid is left as it was at a format 3 packet',
+    'as-written-C13': 'a target reported with irreport is not cached when '
+                      'it equals a stale popped_return_target (dec:185)',
     # the pseudo-code as written where the model corrects it
     'as-written-C1': 'exception_address() takes ecall/ebreak for an '
                      'uninferable discontinuity (dec:523)',
@@ -730,8 +732,12 @@ class SpecDecoder:
                 raise Abort('unexpected uninferable discontinuity')
             self.pc = address
             if not exception:
+                # C13: "correctly predicted" needs a prediction: with
+                # the stack empty, popped_return_target is a stale one
                 if not self.flag_irreport(te_inst) or \
-                        address != self.popped_return_target:
+                        address != self.popped_return_target or \
+                        (not self.prt_valid and
+                         'as-written-C13' not in self.mut):
                     self.cache_update(self.pc)
             stop_here = True
         elif self.is_branch(instr):                             # dec:189-192
