@@ -18,8 +18,8 @@ minstret, exact with Smcntrpmf: one more run counts the instructions).
 With --decoder: the size of the trace with each encoder option set the
 trace can start with, and the decoder's speed on the default trace
 (median of RUNS runs of etrace-decode --output=stats: reconstructed
-instructions and packet bytes per second).  With --profile, perf record of a trace
-run prints where the time goes.
+instructions and packet bytes per second).  With --profile, perf record
+of a trace run prints where the time goes.
 """
 
 import argparse
@@ -71,6 +71,16 @@ OPTION_SETS = [
     ('implicit return, jump target cache, branch prediction, '
      'sequential jumps',
      ['-global', 'riscv-trace-encoder.implicit-return=on',
+      '-global', 'riscv-trace-encoder.jump-target-cache=on',
+      '-global', 'riscv-trace-encoder.branch-prediction=on',
+      '-global', 'riscv-trace-encoder.sequential-jumps=on']),
+    ('protocol 2.1, implicit return (irets)',
+     ['-global', 'riscv-trace-encoder.protocol=2.1',
+      '-global', 'riscv-trace-encoder.implicit-return=on']),
+    ('protocol 2.1, implicit return, jump target cache, branch '
+     'prediction, sequential jumps',
+     ['-global', 'riscv-trace-encoder.protocol=2.1',
+      '-global', 'riscv-trace-encoder.implicit-return=on',
       '-global', 'riscv-trace-encoder.jump-target-cache=on',
       '-global', 'riscv-trace-encoder.branch-prediction=on',
       '-global', 'riscv-trace-encoder.sequential-jumps=on']),
@@ -202,7 +212,10 @@ def decoder_figures(args, n):
             size = os.path.getsize(out)
             traces.append(out)
             # every option set's trace decodes, without an error
-            res = subprocess.run([args.decoder, '--output=stats'] + images +
+            protocol = '2.1' if 'riscv-trace-encoder.protocol=2.1' in \
+                extra else '2.0'
+            res = subprocess.run([args.decoder, '--output=stats',
+                                  f'--protocol={protocol}'] + images +
                                  [out], capture_output=True, text=True,
                                  check=False)
             if res.returncode or 'errors: 0' not in res.stdout:
