@@ -1083,12 +1083,14 @@ void etrace_enc_block(ETraceEnc *e, uint64_t first, unsigned first_size,
     };
     uint32_t halfwords = (last - first + last_size) / 2;
 
-    e->ir_seen_void = false;
-    if (unlikely(e->ir_on) && e->have_cur && ir_check_block(e, first, last)) {
-        if (proto_2_1(e)) {
-            r.ir = ETRACE_ROW_SEEN;
-        } else {
-            e->ir_cut = true;
+    if (unlikely(e->ir_on) && e->have_cur) {
+        e->ir_seen_void = false;
+        if (ir_check_block(e, first, last)) {
+            if (proto_2_1(e)) {
+                r.ir = ETRACE_ROW_SEEN;
+            } else {
+                e->ir_cut = true;
+            }
         }
     }
 
