@@ -177,6 +177,13 @@ def describe(p):
             return (f"F1 n={p['branches']} m={p['branch_map']:x} "
                     f"a={p['address']:x} s={st}")
         return f"F2 a={p['address']:x} s={st}"
+    if f == 3 and p['subformat'] == 3 and 'iret_ext' in p:
+        return (f"SSP ie={p['ienable']} q={p['qual_status']} "
+                f"o={p['ioptions']} rd={p['resync_disabled']} "
+                f"ir={p['iret_ext']} tw={p['time_width']} "
+                f"f0s={p['f0s_width']} rs={p['return_stack_size']} "
+                f"cc={p['call_counter_size']} bp={p['bpred_size']} "
+                f"jtc={p['cache_size']}")
     if f == 3 and p['subformat'] == 3:
         return (f"S ie={p['ienable']} q={p['qual_status']} "
                 f"o={p['ioptions']}")
@@ -201,11 +208,14 @@ def main():
                     help='bits of srcID in each header (default 0)')
     ap.add_argument('timestamp_bytes', nargs='?', type=int, default=0,
                     help='bytes of a timestamp (default 0: none)')
+    ap.add_argument('--protocol', choices=('2.0', '2.1'), default='2.0',
+                    help='the E-Trace protocol of the stream')
     args = ap.parse_args()
     with open(args.file, 'rb') as f:
         data = f.read()
     bits = args.srcid_bits
-    for srcid, p, raw in packets(data, bits, args.timestamp_bytes):
+    for srcid, p, raw in packets(data, bits, args.timestamp_bytes,
+                                 args.protocol):
         time = f" t={p['time']}" if 'time' in p else ''
         print(f"{srcid} {describe(p)}{time}  [{raw.hex(' ')}]")
 

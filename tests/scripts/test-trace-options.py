@@ -50,6 +50,9 @@ CASES = [
      ['-M', 'virt,trace=on', '-global', 'riscv-trace-encoder.sync-mode=2'],
      'sync-mode 2 is not one this encoder implements (0 off, 1 packets, '
      '3 half-words)'),
+    ('a protocol the encoder does not implement',
+     ['-M', 'virt,trace=on', '-global', 'riscv-trace-encoder.protocol=2.5'],
+     "protocol '2.5' is not one this encoder implements (2.0, 2.1)"),
     ('a resync period out of range',
      ['-M', 'virt,trace=on', '-global', 'riscv-trace-encoder.sync-max=16'],
      'sync-max 16 is out of range (0-15)'),
@@ -68,25 +71,34 @@ CASES = [
 # for E-Trace), InstSyncMode 17:16, InstSyncMax 23:20; trTeInstFeatures:
 # NoAddrDiff (0), EnSequentialJump (2), EnImplicitReturn (3),
 # EnBranchPrediction (4), EnJumpTargetCache (5), ImplicitReturnMode 7:6
-# (always 3, full address comparing).  Hart 0's encoder is at 0x3020000.
+# (always 3, full address comparing); trTeImpl: VerMajor 3:0 (1),
+# CompType 11:8 (1, encoder), ProtocolMajor 19:16 and ProtocolMinor 23:20
+# (0.0 for E-Trace 2.0.x, control.adoc; 0.1 for 2.1).  Hart 0's encoder
+# is at 0x3020000.
 def control(mode, period):
     return 1 | 1 << 1 | 1 << 2 | 6 << 4 | mode << 16 | period << 20
 
 
 IR_MODE = 3 << 6
+IMPL_20 = 1 | 1 << 8
+IMPL_21 = IMPL_20 | 1 << 20
 REGISTERS = [
-    ('trace-start defaults', [], control(1, 8), IR_MODE),
+    ('trace-start defaults', [], control(1, 8), IMPL_20, IR_MODE),
     ('no-addr-diff, sync-mode, sync-max',
      ['-global', 'riscv-trace-encoder.no-addr-diff=on',
       '-global', 'riscv-trace-encoder.sync-mode=3',
-      '-global', 'riscv-trace-encoder.sync-max=0'], control(3, 0),
+      '-global', 'riscv-trace-encoder.sync-max=0'], control(3, 0), IMPL_20,
      1 | IR_MODE),
     ('every compression option',
      ['-global', 'riscv-trace-encoder.sequential-jumps=on',
       '-global', 'riscv-trace-encoder.implicit-return=on',
       '-global', 'riscv-trace-encoder.branch-prediction=on',
       '-global', 'riscv-trace-encoder.jump-target-cache=on'], control(1, 8),
-     1 << 2 | 1 << 3 | 1 << 4 | 1 << 5 | IR_MODE),
+     IMPL_20, 1 << 2 | 1 << 3 | 1 << 4 | 1 << 5 | IR_MODE),
+    ('protocol 2.0 asked for', ['-global', 'riscv-trace-encoder.protocol=2.0'],
+     control(1, 8), IMPL_20, IR_MODE),
+    ('protocol 2.1', ['-global', 'riscv-trace-encoder.protocol=2.1'],
+     control(1, 8), IMPL_21, IR_MODE),
 ]
 
 
@@ -105,7 +117,8 @@ def run(qemu_bin, args, stdin):
 
 
 def registers(qemu_bin, args):
-    """trTeControl and trTeInstFeatures of hart 0's encoder after reset."""
+    """trTeControl, trTeImpl and trTeInstFeatures of hart 0's encoder
+    after reset."""
     cmds = [{'execute': 'qmp_capabilities'},
             {'execute': 'human-monitor-command',
              'arguments': {'command-line': 'xp /3wx 0x3020000'}},
@@ -113,9 +126,9 @@ def registers(qemu_bin, args):
     res = run(qemu_bin, SERIAL + ['-M', 'virt,trace=on,trace-start=on',
                                   '-qmp', 'stdio'] + args,
               ''.join(json.dumps(c) + '\n' for c in cmds))
-    m = re.search(r'0x([0-9a-f]{8}) 0x[0-9a-f]{8} 0x([0-9a-f]{8})',
+    m = re.search(r'0x([0-9a-f]{8}) 0x([0-9a-f]{8}) 0x([0-9a-f]{8})',
                   res.stdout)
-    return (int(m.group(1), 16), int(m.group(2), 16)) if m else None
+    return tuple(int(m.group(k), 16) for k in (1, 2, 3)) if m else None
 
 
 def main():
@@ -135,12 +148,12 @@ def main():
               '{"execute": "qmp_capabilities"}\n{"execute": "quit"}\n')
     ok = res.returncode == 0
     results.check(ok, '88 harts fit', notes=[] if ok else diagnose(res))
-    for what, args, ctl, features in REGISTERS:
+    for what, args, ctl, impl, features in REGISTERS:
         got = registers(qemu_bin, args)
-        ok = got == (ctl, features)
+        ok = got == (ctl, impl, features)
         results.check(ok, what, notes=[] if ok else [
-            f'trTeControl, trTeInstFeatures: {got}, wanted '
-            f'{(hex(ctl), hex(features))}'])
+            f'trTeControl, trTeImpl, trTeInstFeatures: {got}, wanted '
+            f'{(hex(ctl), hex(impl), hex(features))}'])
     sys.exit(results.done())
 
 
