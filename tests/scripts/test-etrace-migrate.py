@@ -41,8 +41,10 @@ def packets(*paths):
     for path in paths:
         with open(path, 'rb') as f:
             data += f.read()
-    return [etrace_packets.describe(p)
-            for _, p, _ in etrace_packets.packets(data)]
+    # every bit of each packet: the fields the reader names and those it
+    # does not (irdepth, irets)
+    return [f'{etrace_packets.describe(p)} [{raw.hex(" ")}]'
+            for _, p, raw in etrace_packets.packets(data)]
 
 
 def run(args, tmp):
