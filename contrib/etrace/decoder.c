@@ -911,6 +911,7 @@ static bool branch_count_packet(EtdDecoder *d, const ETraceTeInst *t,
         return true;
     }
     d->irets = 0;
+    d->ir_keep_cache = false;
     if (t->branch_fmt & ETRACE_BFMT_ADDR) {
         packet_address(d, t, &s);
     }
@@ -967,6 +968,7 @@ static bool jump_cache_packet(EtdDecoder *d, const ETraceTeInst *t,
         return true;
     }
     d->irets = 0;
+    d->ir_keep_cache = false;
     if (d->in_unknown) {
         /* An uninferable jump in code no image holds. */
         drop_branches(d);
@@ -1078,6 +1080,7 @@ static bool decoder_packet(EtdDecoder *d, const ETraceTeInst *t,
         return true;
     }
     d->irets = 0;
+    d->ir_keep_cache = false;
     if (t->format == ETRACE_FMT_ADDR || t->branches) {
         packet_address(d, t, &s);
     }

@@ -139,6 +139,9 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         log, trace = record.run_traced(qemu, elf, cpu, extra, tmp, slow)
         want, code = expected(log, cpu.startswith('rv32'), harts)
+        # a hart QEMU never ran (-smp with round-robin TCG: the run may
+        # end before it is scheduled) has nothing to trace or decode
+        want = {hart: items for hart, items in want.items() if items}
         rom, images = rom_image(code, tmp)
         code = ElfCode(code, elf)
         for fw in firmware:
