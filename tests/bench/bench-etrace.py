@@ -2,24 +2,36 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Measure the cost of E-Trace tracing with paired runs.
 
-The guest workload is bench-ctr.elf (branch- and call-heavy, M-mode, no
-CTR), ROUNDS rounds.  Configurations:
-  no-trace   -M virt
-  trace      -M virt,trace=on,trace-start=on, every instruction traced
-             from reset into a file chardev
-  exec-log   -M virt -d exec,nochain -D FILE, QEMU's own log of every
-             block executed, for the same run
-Each comparison is measured in pairs (baseline, then the configuration)
-and reported as the median of the per-pair ratios of CPU time (user +
-system of the QEMU process), with min and max; pairs of all comparisons
-are interleaved.  Also reported: the bytes each configuration writes,
-and for the trace the bits per retired instruction (the guest prints
-minstret, exact with Smcntrpmf: one more run counts the instructions).
-With --decoder: the size of the trace with each encoder option set the
-trace can start with, and the decoder's speed on the default trace
-(median of RUNS runs of etrace-decode --output=stats: reconstructed
-instructions and packet bytes per second).  With --profile, perf record
-of a trace run prints where the time goes.
+Two guest workloads, in M-mode, no CTR:
+  calls  bench-ctr.elf, ROUNDS rounds: recursion, returns and indirect
+         calls (an uninferable jump every 12.8 instructions)
+  loops  bench-loops.elf, LOOP_ROUNDS rounds: an insertion sort, bit
+         loops, a counting loop (a conditional branch every few
+         instructions, blocks chained to each other, few calls)
+Configurations of each:
+  no-trace     -M virt
+  trace        -M virt,trace=on,trace-start=on, every instruction traced
+               from reset into a file chardev, default encoder options
+  per-block    the same with x-branch-map=off: the encoder follows an
+               event per executed block (the design before branch-map
+               mode), for comparison
+  ir, ir-v21   implicit return, protocols 2.0 and 2.1
+  jtc, bpred, sijump, full-addr, ts
+               the other encoder options, each on its own
+  exec-log     (calls only) -M virt -d exec,nochain -D FILE, QEMU's own
+               log of every block executed
+Each comparison with no-trace is measured in pairs (no-trace, then the
+configuration) and reported as the median of the per-pair ratios of CPU
+time (user + system of the QEMU process), with min and max; pairs of all
+comparisons are interleaved.  Also reported: the bytes each
+configuration writes, and for the default trace the bits per retired
+instruction (the guest prints minstret, exact with Smcntrpmf: one more
+run counts the instructions).  With --decoder: the size of the trace with
+each encoder option set the trace can start with, and the decoder's speed
+on the default trace (median of RUNS runs of etrace-decode
+--output=stats: reconstructed instructions and packet bytes per second).
+With --profile, perf record of a default trace run of each workload
+prints where the time goes.
 """
 
 import argparse
@@ -39,14 +51,32 @@ CPU = 'rv64'
 # A tenth of bench-ctr's rounds: QEMU's -d exec log of the whole
 # workload would be gigabytes.
 ROUNDS = 6
-CONFIGS = ('no-trace', 'trace', 'trace-ir', 'exec-log')
-PAIRS = [
-    ('trace / no trace', 'trace', 'no-trace'),
-    ('trace, implicit return / no trace', 'trace-ir', 'no-trace'),
-    ('trace, implicit return / trace', 'trace-ir', 'trace'),
-    ('-d exec,nochain / no trace', 'exec-log', 'no-trace'),
-    ('-d exec,nochain / trace', 'exec-log', 'trace'),
-]
+# bench-loops: about as many instructions as ROUNDS of bench-ctr.
+LOOP_ROUNDS = 150
+
+# configuration: encoder options (None: not traced)
+CONFIGS = {
+    'no-trace': None,
+    'trace': [],
+    'per-block': qemu.encoder('x-branch-map', 'off'),
+    'ir': qemu.encoder('implicit-return'),
+    'ir-v21': qemu.encoder('implicit-return') +
+    qemu.encoder('protocol', '2.1'),
+    'jtc': qemu.encoder('jump-target-cache'),
+    'bpred': qemu.encoder('branch-prediction'),
+    'sijump': qemu.encoder('sequential-jumps'),
+    'full-addr': qemu.encoder('no-addr-diff'),
+    'ts': qemu.encoder('timestamps'),
+    'exec-log': None,
+}
+WORKLOADS = ('calls', 'loops')
+
+
+def pairs(workload):
+    """(label, configuration, baseline) of the comparisons of @workload."""
+    return [(f'{workload}: {c} / no trace', c, 'no-trace')
+            for c in CONFIGS
+            if c != 'no-trace' and (c != 'exec-log' or workload == 'calls')]
 
 
 OPTION_SETS = [
@@ -92,12 +122,13 @@ OPTION_SETS = [
 ]
 
 
-def command(qemu_bin, elf, config, out):
+def command(qemu_bin, elf, config, out, workload='calls'):
     """The run of @config (rvcfo.qemu builds the command line)."""
-    traced = config in ('trace', 'trace-ir')
-    extra = qemu.loader(0x80f00004, ROUNDS, 4)
-    if config == 'trace-ir':
-        extra += qemu.encoder('implicit-return', 'on')
+    traced = CONFIGS[config] is not None
+    extra = qemu.loader(0x80f00004,
+                        ROUNDS if workload == 'calls' else LOOP_ROUNDS, 4)
+    if traced:
+        extra += CONFIGS[config]
     return qemu.command(qemu_bin, machine=qemu.TRACED if traced else 'virt',
                         chardev=qemu.trace_file(out) if traced else (),
                         serial='stdio', cpu=CPU, kernel=elf, extra=extra,
@@ -105,10 +136,10 @@ def command(qemu_bin, elf, config, out):
                         else None, log_file=out)
 
 
-def run_once(qemu_bin, elf, config, tmp):
+def run_once(qemu_bin, elf, config, tmp, workload='calls'):
     """(CPU time, bytes written, instructions retired) of one run."""
     out = os.path.join(tmp, config + '.out')
-    cmd = command(qemu_bin, elf, config, out)
+    cmd = command(qemu_bin, elf, config, out, workload)
     seconds, status, text = bench_lib.run_timed(cmd)
     m = re.search(r'INSTRET (\d+)', text)
     if status != 0 or 'PASS' not in text or not m:
@@ -119,12 +150,12 @@ def run_once(qemu_bin, elf, config, tmp):
     return seconds, size, int(m.group(1))
 
 
-def instructions(args):
+def instructions(args, elf, workload='calls'):
     """Instructions retired, exactly: Smcntrpmf's minstret counts them."""
     global CPU
     cpu, CPU = CPU, CPU + ',smcntrpmf=on'
     with tempfile.TemporaryDirectory() as tmp:
-        n = run_once(args.qemu, args.elf, 'no-trace', tmp)[2]
+        n = run_once(args.qemu, elf, 'no-trace', tmp, workload)[2]
     CPU = cpu
     return n
 
@@ -134,7 +165,8 @@ def main():
     ap.add_argument('--runs', type=int, default=7,
                     help='pairs per comparison (at least 5)')
     ap.add_argument('--qemu', required=True)
-    ap.add_argument('--elf', required=True)
+    ap.add_argument('--elf', required=True, help='bench-ctr.elf')
+    ap.add_argument('--loops-elf', required=True, help='bench-loops.elf')
     ap.add_argument('--profile', action='store_true')
     ap.add_argument('--decoder', help='etrace-decode, for its figures')
     ap.add_argument('--sizes', action='store_true',
@@ -142,46 +174,54 @@ def main():
     args = ap.parse_args()
     if args.runs < 5:
         ap.error('--runs must be at least 5')
+    elfs = {'calls': args.elf, 'loops': args.loops_elf}
     if args.sizes:
-        n = instructions(args)
+        n = instructions(args, args.elf)
         print(f'bench-ctr.elf: {n} instructions retired')
         decoder_figures(args, n)
         return
 
-    ratios = {label: [] for label, _, _ in PAIRS}
-    times = {c: [] for c in CONFIGS}
-    sizes = {c: set() for c in CONFIGS}
+    all_pairs = [(w, p) for w in WORKLOADS for p in pairs(w)]
+    ratios = {p[0]: [] for _, p in all_pairs}
+    times = {(w, c): [] for w in WORKLOADS for c in CONFIGS}
+    sizes = {(w, c): set() for w in WORKLOADS for c in CONFIGS}
     with tempfile.TemporaryDirectory() as tmp:
         for _ in range(args.runs):
-            for label, meas, base in PAIRS:
-                tb, sb, _ = run_once(args.qemu, args.elf, base, tmp)
-                tm, sm, _ = run_once(args.qemu, args.elf, meas, tmp)
+            for w, (label, meas, base) in all_pairs:
+                tb, sb, _ = run_once(args.qemu, elfs[w], base, tmp, w)
+                tm, sm, _ = run_once(args.qemu, elfs[w], meas, tmp, w)
                 ratios[label].append(tm / tb)
-                times[base].append(tb)
-                times[meas].append(tm)
-                sizes[base].add(sb)
-                sizes[meas].add(sm)
+                times[w, base].append(tb)
+                times[w, meas].append(tm)
+                sizes[w, base].add(sb)
+                sizes[w, meas].add(sm)
         if args.profile:
-            bench_lib.profile(command(args.qemu, args.elf, 'trace',
-                                      os.path.join(tmp, 'profile.out')),
-                              'tracing')
+            for w in WORKLOADS:
+                bench_lib.profile(command(args.qemu, elfs[w], 'trace',
+                                          os.path.join(tmp, 'profile.out'),
+                                          w), f'tracing, {w}')
 
-    n = instructions(args)
+    counts = {w: instructions(args, elfs[w], w) for w in WORKLOADS}
     print(f'E-Trace benchmark: {args.runs} paired runs per comparison, CPU '
-          f'time of the QEMU process (bench-ctr.elf, {n} instructions '
-          f'retired)\n')
-    bench_lib.print_ratios(PAIRS, ratios)
-    print('\n| configuration | median CPU time (s) | bytes written | '
-          'bits per instruction |')
-    print('|---|---|---|---|')
-    for c in CONFIGS:
-        size = max(sizes[c])
-        bits = f'{8 * size / n:.4f}' if size else '-'
-        print(f'| {c} | {statistics.median(times[c]):.3f} | {size} | '
-              f'{bits} |')
+          f'time of the QEMU process; calls: bench-ctr.elf, {ROUNDS} rounds, '
+          f'{counts["calls"]} instructions retired; loops: bench-loops.elf, '
+          f'{LOOP_ROUNDS} rounds, {counts["loops"]} instructions retired\n')
+    bench_lib.print_ratios([p for _, p in all_pairs], ratios)
+    print('\n| workload | configuration | median CPU time (s) | bytes written '
+          '| bits per instruction |')
+    print('|---|---|---|---|---|')
+    for w in WORKLOADS:
+        for c in CONFIGS:
+            if not times[w, c]:
+                continue
+            size = max(sizes[w, c])
+            bits = f'{8 * size / counts[w]:.4f}' \
+                if size and c != 'exec-log' else '-'
+            print(f'| {w} | {c} | {statistics.median(times[w, c]):.3f} | '
+                  f'{size} | {bits} |')
 
     if args.decoder:
-        decoder_figures(args, n)
+        decoder_figures(args, counts['calls'])
 
 
 def decoder_figures(args, n):

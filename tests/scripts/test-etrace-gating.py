@@ -13,9 +13,10 @@ same blocks in the same order:
   - with "trace=on" but tracing off: the ops of every block must be
     exactly those of the first run (no event appended, no instruction
     counted, no call), up to the blocks after the finisher's store;
-  - tracing from reset: the ops must differ, with block events appended
-    (info word of kind 2 stored into the event buffer), which shows the
-    comparison can fail.
+  - tracing from reset: the ops must differ, in branch-map mode (the
+    default: calls of helper cf_bmap_look), and with x-branch-map=off
+    with block events appended (info word of kind 2 stored into the event
+    buffer), which shows the comparison can fail.
 """
 
 import os
@@ -49,16 +50,17 @@ def blocks(lines):
     return tbs
 
 
-def ops(args, machine):
-    """The TCG ops logged by a run on -M @machine, host addresses
-    masked."""
+def ops(args, machine, extra=()):
+    """The TCG ops logged by a run on -M @machine with the QEMU
+    arguments @extra, host addresses masked."""
     with tempfile.TemporaryDirectory() as tmp:
         log = os.path.join(tmp, 'op.log')
         trace = os.path.join(tmp, 'trace.bin')
         qemu.run_guest(qemu.command(
             args.qemu, machine=machine, cpu=args.cpu, kernel=args.elf,
             extra=['-icount', 'shift=0'] + qemu.trace_file(trace) +
-            args.qemu_args, log_items='op', log_file=log), 300)
+            list(extra) + args.qemu_args, log_items='op', log_file=log),
+            300)
         with open(log, encoding='utf-8', errors='replace') as f:
             return [HOST.sub('$HOST', line) for line in f.read().splitlines()]
 
@@ -70,6 +72,8 @@ def main():
     plain = ops(args, 'virt')
     idle = ops(args, 'virt,trace=on,trace-chardev=tr')
     tracing = ops(args, qemu.TRACED)
+    per_block = ops(args, qemu.TRACED,
+                    qemu.encoder('x-branch-map', 'off'))
 
     if not plain:
         sys.exit('no ops logged')
@@ -85,14 +89,20 @@ def main():
     if abs(len(plain_tbs) - len(idle_tbs)) > TAIL:
         sys.exit(f'{len(plain_tbs)} blocks translated without the encoder, '
                  f'{len(idle_tbs)} with it')
-    events = sum(1 for line in tracing
+    events = sum(1 for line in per_block
                  if (m := INFO.match(line)) and
                  (int(m.group(1), 16) >> 8) & 0xff == 2)
-    if tracing == plain or not events:
-        sys.exit('tracing emitted no block events: the test cannot fail')
+    if per_block == plain or not events:
+        sys.exit('tracing with x-branch-map=off emitted no block events: '
+                 'the test cannot fail')
+    looks = sum(1 for line in tracing if 'call cf_bmap_look' in line)
+    if tracing == plain or not looks:
+        sys.exit('tracing in branch-map mode emitted no call of '
+                 'cf_bmap_look: the test cannot fail')
     print(f'{min(len(plain_tbs), len(idle_tbs))} blocks translated to the '
           f'same ops with the encoder present and not tracing; {events} '
-          f'block events appended when tracing')
+          f'block events appended when tracing with x-branch-map=off, '
+          f'{looks} blocks that may call cf_bmap_look in branch-map mode')
 
 
 if __name__ == '__main__':

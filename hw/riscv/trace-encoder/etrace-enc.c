@@ -1191,6 +1191,64 @@ passed:
     }
 }
 
+void etrace_enc_skip(ETraceEnc *e, uint32_t map, unsigned n, uint64_t last)
+{
+    ETraceRow next = e->cur;
+
+    next.addr = last;
+    next.itype = ETRACE_ITYPE_NONE;
+    next.sijump = false;
+    next.ir = 0;
+    next.halfwords = 0;
+    etrace_enc_decide(e, &next);
+    /*
+     * The rows after the held one up to @last are common ones: they
+     * cause no packet and their branches go to the map.  The row before
+     * @last matters only by its type, which is not a trap or an
+     * uninferable discontinuity.
+     */
+    e->prev = e->cur;
+    e->prev.itype = ETRACE_ITYPE_NONE;
+    e->branch_map |= map << e->branches;
+    e->branches += n;
+    e->cur = next;
+}
+
+unsigned etrace_enc_skip_base(const ETraceEnc *e, uint8_t priv, bool open)
+{
+    const ETraceRow *prev = &e->prev;
+    const ETraceRow *cur = &e->cur;
+    unsigned base = e->branches +
+                    ((uint8_t)(cur->itype - ETRACE_ITYPE_NT_BRANCH) < 2);
+
+    if (base > ETRACE_MAX_BRANCHES) {
+        return ETRACE_MAX_BRANCHES;
+    }
+
+    /*
+     * The packets the rows before the first skipped one can still cause
+     * (reports of the held row, of the first row of the open block and
+     * of its second) cannot bring a resync near.
+     */
+    if (!e->running || !e->have_cur || !e->have_prev || e->ir_on ||
+        e->bp_on || e->cfg.sync_mode == ETRACE_SYNC_MODE_HALFWORDS ||
+        (e->cfg.sync_mode != ETRACE_SYNC_MODE_OFF &&
+         e->resync_count + 3 >= resync_max(e)) ||
+        !cur->retired || cur->middle || !prev->retired ||
+        itype_is_exception(prev->itype) || itype_is_exception(cur->itype) ||
+        prev->priv != priv || cur->priv != priv ||
+        (!open && (itype_is_updiscon(cur->itype) ||
+                   itype_is_updiscon(prev->itype)))) {
+        return ETRACE_MAX_BRANCHES;
+    }
+    /*
+     * With the held row's outcome the map is full: a packet reports the
+     * held row's branches when a retired row follows it (a full map, or
+     * the address the row before it makes due), before any other row.
+     */
+    return base == ETRACE_MAX_BRANCHES ? 0 : base;
+}
+
 void etrace_enc_set_sijump(ETraceEnc *e, uint64_t addr)
 {
     if (e->have_cur && e->cur.retired && e->cur.addr == addr) {

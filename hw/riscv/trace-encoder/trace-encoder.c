@@ -144,6 +144,8 @@ struct RISCVTraceEncoder {
 
     MemoryRegion mmio;
     RISCVCPU *cpu;
+    /* x-branch-map: follow the hart in branch-map mode when it can */
+    bool branch_map;
     Object *sink;
     uint32_t sink_input;
     uint32_t reset_srcid;
@@ -190,6 +192,13 @@ struct RISCVTraceEncoder {
     /* buf_len != 0, for register reads from other threads */
     bool buffered;
     int64_t flushed_ns;
+    /*
+     * While tracing: every TE_FLUSH_NS, packets still buffered are handed
+     * on by the hart (a hart in branch-map mode may run long without any
+     * sync point, in a loop of inferable jumps); the work is queued.
+     */
+    QEMUTimer *flush_timer;
+    bool flush_queued;
     /* Stalled: registered with the sink, which kicks the hart. */
     Notifier room;
     bool room_waiting;
@@ -406,11 +415,25 @@ static void te_maybe_flush(RISCVTraceEncoder *s)
 static uint32_t te_needs(CPURISCVState *env, void *opaque)
 {
     RISCVTraceEncoder *s = opaque;
+    uint32_t bmap = 0;
 
     if (!qatomic_read(&s->tracing)) {
         return 0;
     }
-    return (etrace_filter_per_insn(&s->filter) ? RISCV_CFLOW_NEED_STEP : 0) |
+    /*
+     * Branch-map mode when every row the options make the encoder look at
+     * is an uninferable transfer, a trap, a full branch map or a resync
+     * (no filter, timestamp, predictor or return stack): the needs below
+     * apply when the pipeline does not grant it.
+     */
+    if (s->branch_map && !etrace_filter_on(&s->filter) &&
+        !s->encap.timestamp_bytes && !s->enc.cfg.implicit_return &&
+        !s->enc.ir_on && !s->enc.cfg.branch_pred && !s->enc.bp_on &&
+        s->enc.cfg.sync_mode != ETRACE_SYNC_MODE_HALFWORDS) {
+        bmap = RISCV_CFLOW_NEED_BMAP;
+    }
+    return bmap |
+           (etrace_filter_per_insn(&s->filter) ? RISCV_CFLOW_NEED_STEP : 0) |
            (s->enc.cfg.sijump ? RISCV_CFLOW_NEED_SIJUMP : 0) |
            (s->enc.cfg.implicit_return || s->enc.ir_on ?
             BIT(CTRDATA_TYPE_DIRECT_CALL) : 0) |
@@ -457,6 +480,128 @@ static uint8_t te_ir_flags(const RISCVTraceEncoder *s,
     return ev->info & RISCV_CFLOW_EV_RETURN_X1 ? ETRACE_ROW_RET : 0;
 }
 
+/* A transfer event (the info word @info at @src) for the held row. */
+static void te_transfer(RISCVTraceEncoder *s, uint64_t src, uint32_t info)
+{
+    RISCVCFEvent ev = { .src = src, .info = info };
+    uint8_t itype = riscv_cf_event_type(&ev);
+    uint8_t ir = te_ir_flags(s, &ev);
+
+    /* cm.jt and cm.jalt take their target from memory. */
+    if (info & RISCV_CFLOW_EV_TABLE_JUMP) {
+        itype = itype == CTRDATA_TYPE_DIRECT_CALL ?
+                ETRACE_ITYPE_UNINF_CALL : ETRACE_ITYPE_UNINF_JUMP;
+    }
+    /*
+     * jalr rd, imm(x0) has its target in its encoding: the inferable
+     * itype next to CTR's indirect one (8 -> 9, 10 -> 11, 14 -> 15).
+     */
+    if (info & RISCV_CFLOW_EV_DIRECT_TARGET) {
+        itype |= 1;
+    }
+    etrace_enc_set_itype(&s->enc, src, itype);
+    if (info & RISCV_CFLOW_EV_SEQ_INFERABLE) {
+        etrace_enc_set_sijump(&s->enc, src);
+    }
+    if (ir) {
+        etrace_enc_set_ir(&s->enc, src, ir);
+    }
+}
+
+/* The outcome of the held row, a conditional branch. */
+static void te_branch(RISCVTraceEncoder *s, uint64_t src, bool not_taken)
+{
+    etrace_enc_set_itype(&s->enc, src, not_taken ? ETRACE_ITYPE_NT_BRANCH :
+                                                   ETRACE_ITYPE_T_BRANCH);
+}
+
+/*
+ * Branch-map mode: give the encoder what the hart ran since it last
+ * looked.  The block that started at the last look goes row by row (the
+ * target of an uninferable transfer, the first block after a trap or a
+ * full map); the blocks after it are skipped, but for the last row.
+ */
+static void te_bm_take(RISCVTraceEncoder *s, CPURISCVState *env)
+{
+    uint64_t mask = te_addr_mask(env);
+    RISCVCFBmapRun r;
+    uint32_t map;
+    unsigned n, mid;
+
+    if (!riscv_cf_bmap_take(env, &r)) {
+        return;
+    }
+    map = r.map;
+    n = r.n;
+    if (r.open_count) {
+        uint64_t info = r.open_info;
+        uint64_t first = r.open_first & mask;
+        uint64_t last = !r.skipped ? r.last & mask :
+                        first + ((info & RISCV_CFLOW_BM_INFO_OFS) >>
+                                 RISCV_CFLOW_BM_INFO_OFS_SHIFT);
+
+        etrace_enc_block(&s->enc, first,
+                         info & RISCV_CFLOW_BM_INFO_FIRST_RVC ? 2 : 4,
+                         last & mask,
+                         info & RISCV_CFLOW_BM_INFO_LAST_RVC ? 2 : 4,
+                         r.open_count, te_priv(env), 0, 0);
+        if (r.skipped && (info & RISCV_CFLOW_BM_INFO_BRANCH)) {
+            te_branch(s, last & mask, map & 1);
+            map >>= 1;
+            n--;
+        }
+    }
+    if (r.skipped) {
+        mid = n - r.last_branch;
+        etrace_enc_skip(&s->enc, map & ((1ULL << mid) - 1), mid,
+                        r.last & mask);
+        map >>= mid;
+    }
+    if (r.last_branch) {
+        te_branch(s, r.last & mask, map & 1);
+    }
+    if (r.end) {
+        te_transfer(s, r.last & mask, r.end);
+    }
+}
+
+/*
+ * Branch-map mode: start the next run.  The blocks of the run are skipped
+ * when the encoder can; else, when @can_open (a block is about to start),
+ * that block is followed row by row and the blocks after it skipped when
+ * they can be; else the encoder looks at the next block to start.
+ * Returns whether the block about to start is to be followed.
+ */
+static bool te_bm_arm(RISCVTraceEncoder *s, CPURISCVState *env,
+                      bool can_open)
+{
+    uint8_t priv = te_priv(env);
+    unsigned base = etrace_enc_skip_base(&s->enc, priv, false);
+
+    if (base < ETRACE_MAX_BRANCHES) {
+        riscv_cf_bmap_arm(env, base, false);
+        return false;
+    }
+    if (can_open) {
+        base = etrace_enc_skip_base(&s->enc, priv, true);
+    }
+    riscv_cf_bmap_arm(env, base, base >= ETRACE_MAX_BRANCHES);
+    return can_open;
+}
+
+static bool te_bmap_look(CPURISCVState *env, void *opaque, uint64_t pc)
+{
+    RISCVTraceEncoder *s = opaque;
+
+    if (qatomic_read(&s->tracing)) {
+        te_bm_take(s, env);
+        if (s->buf_len >= TE_FLUSH_BYTES) {
+            te_flush(s);
+        }
+    }
+    return te_bm_arm(s, env, true);
+}
+
 static void te_drain(CPURISCVState *env, void *opaque,
                      const RISCVCFEvent *ev, unsigned n)
 {
@@ -472,6 +617,7 @@ static void te_drain(CPURISCVState *env, void *opaque,
     if (!qatomic_read(&s->tracing)) {
         return;
     }
+    te_bm_take(s, env);
     if (timed) {
         riscv_cf_clock_map(env, s->an_time, s->an_insns, &map);
     }
@@ -501,29 +647,7 @@ static void te_drain(CPURISCVState *env, void *opaque,
                              ev[i].info & RISCV_CFLOW_EV_LAST_RVC ? 2 : 4,
                              ev[i].count, priv, first_time, last_time);
         } else {
-            uint8_t itype = riscv_cf_event_type(&ev[i]);
-            uint8_t ir = te_ir_flags(s, &ev[i]);
-
-            /* cm.jt and cm.jalt take their target from memory. */
-            if (ev[i].info & RISCV_CFLOW_EV_TABLE_JUMP) {
-                itype = itype == CTRDATA_TYPE_DIRECT_CALL ?
-                        ETRACE_ITYPE_UNINF_CALL : ETRACE_ITYPE_UNINF_JUMP;
-            }
-            /*
-             * jalr rd, imm(x0) has its target in its encoding: the
-             * inferable itype next to CTR's indirect one (8 -> 9,
-             * 10 -> 11, 14 -> 15).
-             */
-            if (ev[i].info & RISCV_CFLOW_EV_DIRECT_TARGET) {
-                itype |= 1;
-            }
-            etrace_enc_set_itype(&s->enc, ev[i].src & mask, itype);
-            if (ev[i].info & RISCV_CFLOW_EV_SEQ_INFERABLE) {
-                etrace_enc_set_sijump(&s->enc, ev[i].src & mask);
-            }
-            if (ir) {
-                etrace_enc_set_ir(&s->enc, ev[i].src & mask, ir);
-            }
+            te_transfer(s, ev[i].src & mask, ev[i].info);
         }
     }
     if (timed) {
@@ -531,6 +655,7 @@ static void te_drain(CPURISCVState *env, void *opaque,
         s->an_insns = env->cf.insns;
     }
     te_maybe_flush(s);
+    te_bm_arm(s, env, false);
 }
 
 static void te_trap(CPURISCVState *env, void *opaque,
@@ -558,6 +683,7 @@ static void te_trap(CPURISCVState *env, void *opaque,
     etrace_enc_trap(&s->enc, trap->async, trap->cause,
                     trap->tval & tval_mask, epc, trap->insn_len,
                     te_priv(env), time);
+    te_bm_arm(s, env, false);
 }
 
 static void te_trap_return(CPURISCVState *env, void *opaque,
@@ -572,6 +698,13 @@ static void te_trap_return(CPURISCVState *env, void *opaque,
             etrace_filter_trap_return(&s->filter);
         }
     }
+    te_bm_arm(s, env, false);
+}
+
+/* Branch-map mode: the rows after the change are of another mode. */
+static void te_after_mode_change(CPURISCVState *env, void *opaque)
+{
+    riscv_cf_bmap_arm(env, ETRACE_MAX_BRANCHES, true);
 }
 
 static const RISCVCFConsumerOps te_consumer = {
@@ -579,6 +712,8 @@ static const RISCVCFConsumerOps te_consumer = {
     .drain = te_drain,
     .trap = te_trap,
     .trap_return = te_trap_return,
+    .after_mode_change = te_after_mode_change,
+    .bmap_look = te_bmap_look,
 };
 
 /*
@@ -605,6 +740,8 @@ static void te_apply(RISCVTraceEncoder *s)
         qatomic_set(&s->tracing, true);
         etrace_filter_restart(&s->filter);
         etrace_enc_start(&s->enc);
+        timer_mod(s->flush_timer,
+                  qemu_clock_get_ns(QEMU_CLOCK_REALTIME) + TE_FLUSH_NS);
         trace_riscv_trace_encoder_start(env->mhartid);
     } else if (!want && qatomic_read(&s->tracing)) {
         qatomic_set(&s->tracing, false);
@@ -617,6 +754,34 @@ static void te_apply(RISCVTraceEncoder *s)
     }
     s->flush_pending = false;
     riscv_cf_update_needs(env);
+    te_bm_arm(s, env, false);
+}
+
+/* The hart hands on the packets buffered, the run it holds first. */
+static void te_flush_work(CPUState *cs, run_on_cpu_data data)
+{
+    RISCVTraceEncoder *s = data.host_ptr;
+
+    qatomic_set(&s->flush_queued, false);
+    if (qatomic_read(&s->tracing) && runstate_is_running()) {
+        riscv_cf_sync(&s->cpu->env);
+        te_flush(s);
+    }
+}
+
+static void te_flush_tick(void *opaque)
+{
+    RISCVTraceEncoder *s = opaque;
+
+    if (!qatomic_read(&s->tracing)) {
+        return;
+    }
+    if (runstate_is_running() && qatomic_read(&s->buffered) &&
+        !qatomic_xchg(&s->flush_queued, true)) {
+        async_run_on_cpu(CPU(s->cpu), te_flush_work, RUN_ON_CPU_HOST_PTR(s));
+    }
+    timer_mod(s->flush_timer,
+              qemu_clock_get_ns(QEMU_CLOCK_REALTIME) + TE_FLUSH_NS);
 }
 
 static void te_apply_work(CPUState *cs, run_on_cpu_data data)
@@ -937,6 +1102,7 @@ static void te_realize(DeviceState *dev, Error **errp)
     riscv_cf_register(&s->cpu->env, &te_consumer, s);
     qemu_add_vm_change_state_handler_prio(te_vm_state_change, s,
                                           RISCV_TRACE_VMSTATE_PRIO_SOURCE);
+    s->flush_timer = timer_new_ns(QEMU_CLOCK_REALTIME, te_flush_tick, s);
 }
 
 static int te_pre_save(void *opaque)
@@ -978,6 +1144,11 @@ static int te_post_load(void *opaque, int version_id)
     s->buffered = s->buf_len != 0;
     s->flushed_ns = qemu_clock_get_ns(QEMU_CLOCK_REALTIME);
     riscv_cf_update_needs(&s->cpu->env);
+    te_bm_arm(s, &s->cpu->env, false);
+    if (qatomic_read(&s->tracing)) {
+        timer_mod(s->flush_timer,
+                  qemu_clock_get_ns(QEMU_CLOCK_REALTIME) + TE_FLUSH_NS);
+    }
     return 0;
 }
 
@@ -1349,6 +1520,7 @@ static const Property te_properties[] = {
     /* With "start": timestamps in the packets from reset, counting from 0 */
     DEFINE_PROP_BOOL("timestamps", RISCVTraceEncoder, reset_timestamps,
                      false),
+    DEFINE_PROP_BOOL("x-branch-map", RISCVTraceEncoder, branch_map, true),
 };
 
 static void te_class_init(ObjectClass *klass, const void *data)

@@ -58,6 +58,8 @@ REG32(PIB_IMPL, 0x004)
  * encoder feeding the sink can use.
  */
 #define PIB_SYNC_LEN            RISCV_TRACE_SYNC_LEN
+/* How long QEMU, quitting, waits for a reader to take what is queued. */
+#define PIB_QUIT_WAIT_MS        1000
 
 struct RISCVTracePibSink {
     SysBusDevice parent_obj;
@@ -192,7 +194,8 @@ static bool pib_push(Object *obj, unsigned input, const uint8_t *buf,
 
 /*
  * The VM stops, after the encoders have handed on what they held: write
- * out what is queued, all of it when QEMU shuts down.
+ * out what is queued, all of it when QEMU shuts down, but for a reader
+ * that stopped reading: QEMU quits anyway after PIB_QUIT_WAIT_MS.
  */
 static void pib_vm_state_change(void *opaque, bool running, RunState state)
 {
@@ -202,8 +205,23 @@ static void pib_vm_state_change(void *opaque, bool running, RunState state)
         return;
     }
     if (state == RUN_STATE_SHUTDOWN) {
+        uint32_t done = 0;
+        unsigned waited = 0;
+
         pib_cancel_transmit(s);
-        qemu_chr_fe_write_all(&s->chr, s->fifo, s->fifo_len);
+        while (done < s->fifo_len && waited < PIB_QUIT_WAIT_MS) {
+            int r = qemu_chr_fe_write(&s->chr, s->fifo + done,
+                                      s->fifo_len - done);
+
+            if (r > 0) {
+                done += r;
+            } else if (r < 0 && errno != EAGAIN) {
+                break;
+            } else {
+                g_usleep(1000);
+                waited++;
+            }
+        }
         s->fifo_len = 0;
     } else {
         pib_kick(s);

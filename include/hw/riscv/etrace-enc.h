@@ -339,6 +339,37 @@ void etrace_enc_block(ETraceEnc *e, uint64_t first, unsigned first_size,
                       uint8_t priv, uint64_t first_time, uint64_t last_time);
 
 /**
+ * etrace_enc_skip: rows the encoder need not look at one by one
+ * @e: encoder
+ * @map: the outcomes of the conditional branches among them, the oldest
+ *       in bit 0, 1 for not taken
+ * @n: how many
+ * @last: the address of the last row, which is held
+ *
+ * The held row is decided with a retired row of its mode after it, then
+ * the rows up to @last are passed over: none of them is a trap, an
+ * uninferable discontinuity or of another mode, and no packet falls due
+ * among them (etrace_enc_skip_base() says when that holds).  The
+ * packets are those the rows one by one would give.
+ */
+void etrace_enc_skip(ETraceEnc *e, uint32_t map, unsigned n, uint64_t last);
+
+/**
+ * etrace_enc_skip_base: whether rows can be skipped
+ * @e: encoder
+ * @priv: the mode they retire in
+ * @open: a block is fed row by row (etrace_enc_block()) before them
+ *
+ * Returns the number of branches held (a row's outcome counts once it is
+ * known) when retired rows of @priv that are neither traps nor
+ * uninferable discontinuities, with fewer than ETRACE_MAX_BRANCHES
+ * branches in all, can follow and be given by etrace_enc_skip():
+ * they cause no packet.  0 when the held row's outcome fills the map:
+ * the row after it sends it.  Otherwise ETRACE_MAX_BRANCHES.
+ */
+unsigned etrace_enc_skip_base(const ETraceEnc *e, uint8_t priv, bool open);
+
+/**
  * etrace_enc_set_itype: the last row given turns out to be a transfer
  * @e: encoder
  * @addr: its address

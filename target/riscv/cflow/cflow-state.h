@@ -77,6 +77,37 @@ typedef struct RISCVCFState {
      * RISCV_CFLOW_NEED_SIJUMP; cleared by every trap).
      */
     uint32_t const_rd;
+    /*
+     * Branch-map mode (RISCV_CFLOW_NEED_BMAP, see cflow.h), written by
+     * translated code: the outcomes of the conditional branches since the
+     * consumer last looked, 1 for not taken, the newest in bit 0, below
+     * a 1 at bit bm_base when there are none; the pc of the last
+     * instruction of the last block started, with bit 0 set once its
+     * conditional branch ran, and the same of the block before it; the
+     * RISCV_CFLOW_BM_* state of the run, and the same before the last
+     * block started; nonzero when the next block to start calls the
+     * consumer; the info word of the uninferable transfer that ended the
+     * last block.  Translated code only stores constants into the state
+     * words, so that no chain of loads and stores runs from block to
+     * block.
+     */
+    uint64_t bm_map;
+    uint64_t bm_last;
+    uint64_t bm_prev;
+    uint32_t bm_state;
+    uint32_t bm_prev_state;
+    uint32_t bm_look;
+    uint32_t bm_end;
+    /* Where the consumer last armed bm_map (its branches not yet sent). */
+    uint32_t bm_base;
+    /*
+     * The block that started when the consumer last looked: its first
+     * pc, its RISCV_CFLOW_BM_INFO_* facts, the instructions it retired
+     * (0: none, or no block started at a look).
+     */
+    uint64_t bm_open_first;
+    uint64_t bm_open_info;
+    uint32_t bm_open_count;
     /* CTR, the counters, a trace encoder, ...: as many as register */
     unsigned nr_consumers;
     RISCVCFConsumer *consumers;

@@ -53,15 +53,29 @@ void riscv_cf_register(CPURISCVState *env, const RISCVCFConsumerOps *ops,
 void riscv_cf_update_needs(CPURISCVState *env)
 {
     RISCVCFState *cf = &env->cf;
-    uint32_t needs = 0;
+    uint32_t needs = 0, others = 0, bmap = 0;
     unsigned i;
 
     for (i = 0; i < cf->nr_consumers; i++) {
         const RISCVCFConsumer *c = &cf->consumers[i];
+        uint32_t n = c->ops->needs ? c->ops->needs(env, c->opaque) : 0;
 
-        if (c->ops->needs) {
-            needs |= c->ops->needs(env, c->opaque);
+        if ((n & RISCV_CFLOW_NEED_BMAP) && !bmap) {
+            bmap = n;
+        } else {
+            others |= n & ~RISCV_CFLOW_NEED_BMAP;
         }
+    }
+    /*
+     * Branch-map mode for the one consumer that asks, unless another
+     * needs events (whose sync points could fall inside a block).
+     */
+    if (bmap &&
+        !(others & (RISCV_CFLOW_NEED_TYPES | RISCV_CFLOW_NEED_BLOCKS))) {
+        needs = others | (bmap & ~(RISCV_CFLOW_NEED_TYPES |
+                                   RISCV_CFLOW_NEED_BLOCKS));
+    } else {
+        needs = others | (bmap & ~RISCV_CFLOW_NEED_BMAP);
     }
     if (!(needs & RISCV_CFLOW_NEED_INSN_LIMIT)) {
         cf->insn_step = false;
@@ -82,6 +96,66 @@ void riscv_cf_sync(CPURISCVState *env)
     /* Consumers may sync again (a CSR access from a hook): empty first. */
     env->cf.fill = 0;
     CF_CALL_HOOKS(env, drain, env->cf.buf, n);
+}
+
+bool riscv_cf_bmap_take(CPURISCVState *env, RISCVCFBmapRun *run)
+{
+    RISCVCFState *cf = &env->cf;
+    unsigned n = 63 - clz64(cf->bm_map) - cf->bm_base;
+
+    if (cf->bm_state == RISCV_CFLOW_BM_EMPTY) {
+        return false;
+    }
+    run->skipped = cf->bm_state == RISCV_CFLOW_BM_SKIPPED;
+    run->open_first = cf->bm_open_first;
+    run->open_info = cf->bm_open_info;
+    run->open_count = cf->bm_open_count;
+    run->last = cf->bm_last & ~1ULL;
+    run->last_branch = cf->bm_last & 1;
+    run->n = n;
+    run->map = n ? revbit32((uint32_t)cf->bm_map) >> (32 - n) : 0;
+    run->end = cf->bm_end;
+    return true;
+}
+
+void riscv_cf_bmap_arm(CPURISCVState *env, unsigned base, bool look)
+{
+    RISCVCFState *cf = &env->cf;
+
+    cf->bm_base = MIN(base, 31);
+    cf->bm_map = 1ULL << cf->bm_base;
+    cf->bm_state = RISCV_CFLOW_BM_EMPTY;
+    cf->bm_look = look;
+    cf->bm_end = 0;
+    cf->bm_open_count = 0;
+}
+
+/*
+ * Branch-map mode: a block with the RISCV_CFLOW_BM_INFO_* facts @info
+ * starts at @pc, and the consumer is to look first.  Neither reads nor
+ * writes the TCG globals (env->pc is not up to date).
+ */
+void helper_cf_bmap_look(CPURISCVState *env, uint64_t pc, uint64_t info)
+{
+    RISCVCFState *cf = &env->cf;
+    bool open = false;
+    unsigned i;
+
+    for (i = 0; i < cf->nr_consumers; i++) {
+        const RISCVCFConsumer *c = &cf->consumers[i];
+
+        if (c->ops->bmap_look) {
+            open |= c->ops->bmap_look(env, c->opaque, pc);
+        }
+    }
+    cf->bm_open_first = pc;
+    cf->bm_open_info = info;
+    cf->bm_open_count = open ? info & RISCV_CFLOW_BM_INFO_COUNT : 0;
+    cf->bm_prev = cf->bm_last;
+    cf->bm_last = pc + ((info & RISCV_CFLOW_BM_INFO_OFS) >>
+                        RISCV_CFLOW_BM_INFO_OFS_SHIFT);
+    cf->bm_prev_state = cf->bm_state;
+    cf->bm_state = open ? RISCV_CFLOW_BM_OPEN : RISCV_CFLOW_BM_SKIPPED;
 }
 
 /* Translated code filled the buffer. */
@@ -178,6 +252,7 @@ void riscv_cf_reset(CPURISCVState *env)
 {
     env->cf.fill = 0;
     env->cf.insns = 0;
+    riscv_cf_bmap_arm(env, 0, true);
 }
 
 static void cf_unwind_block(CPURISCVState *env, uint64_t left, bool prev_rvc)
@@ -210,17 +285,54 @@ static void cf_unwind_block(CPURISCVState *env, uint64_t left, bool prev_rvc)
                (prev_rvc ? RISCV_CFLOW_EV_LAST_RVC : 0);
 }
 
+/*
+ * Branch-map mode: the last block started retired only its first @index
+ * instructions.  Its conditional branch, the last instruction, did not
+ * run.  When it retired none, the block before it is the last again; a
+ * block the consumer was to look at is looked at again.
+ */
+static void cf_unwind_bmap(CPURISCVState *env, unsigned index, bool prev_rvc)
+{
+    RISCVCFState *cf = &env->cf;
+    bool open = cf->bm_state == RISCV_CFLOW_BM_OPEN;
+
+    if (cf->bm_state == RISCV_CFLOW_BM_EMPTY) {
+        return;
+    }
+    if (!index) {
+        cf->bm_state = cf->bm_prev_state;
+        cf->bm_last = cf->bm_prev;
+        if (open) {
+            cf->bm_open_count = 0;
+            cf->bm_look = true;
+        }
+        return;
+    }
+    cf->bm_last = env->pc - (prev_rvc ? 2 : 4);
+    if (open) {
+        cf->bm_open_count = index;
+        cf->bm_open_info = (cf->bm_open_info & RISCV_CFLOW_BM_INFO_FIRST_RVC) |
+                           (prev_rvc ? RISCV_CFLOW_BM_INFO_LAST_RVC : 0) |
+                           ((cf->bm_last - cf->bm_open_first) <<
+                            RISCV_CFLOW_BM_INFO_OFS_SHIFT) | index;
+    }
+}
+
 void riscv_cf_unwind(CPURISCVState *env, const TranslationBlock *tb,
                      uint64_t uw2)
 {
     uint32_t needs = tb->cs_base >> RISCV_CFLOW_TB_SHIFT;
-    uint64_t left = tb->icount - (uw2 >> RISCV_CFLOW_UW2_INDEX_SHIFT);
+    unsigned index = uw2 >> RISCV_CFLOW_UW2_INDEX_SHIFT;
+    uint64_t left = tb->icount - index;
 
     if (needs & RISCV_CFLOW_NEED_INSNS) {
         env->cf.insns -= left;
     }
     if (needs & RISCV_CFLOW_NEED_BLOCKS) {
         cf_unwind_block(env, left, uw2 & RISCV_CFLOW_UW2_PREV_RVC);
+    }
+    if (needs & RISCV_CFLOW_NEED_BMAP) {
+        cf_unwind_bmap(env, index, uw2 & RISCV_CFLOW_UW2_PREV_RVC);
     }
 }
 
@@ -230,8 +342,8 @@ void riscv_cf_insn_trapped(CPURISCVState *env, uintptr_t ra)
     uint64_t data[INSN_START_WORDS];
     TranslationBlock *tb;
 
-    if ((env->cf.tb_needs &
-         (RISCV_CFLOW_NEED_INSNS | RISCV_CFLOW_NEED_BLOCKS)) &&
+    if ((env->cf.tb_needs & (RISCV_CFLOW_NEED_INSNS | RISCV_CFLOW_NEED_BLOCKS |
+                             RISCV_CFLOW_NEED_BMAP)) &&
         cpu_unwind_state_data(env_cpu(env), ra, data)) {
         tb = tcg_tb_lookup(ra);
         riscv_cf_unwind(env, tb, data[2]);

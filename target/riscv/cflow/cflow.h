@@ -57,12 +57,53 @@
  * there) and sets the next one.
  */
 #define RISCV_CFLOW_NEED_INSN_LIMIT    BIT(20)
+/*
+ * Branch-map mode, for one consumer that needs the path a hart takes but
+ * not an event per block (a branch trace encoder).  Translated code
+ * keeps in RISCVCFState the outcome of every conditional branch, the
+ * last pc of the last two blocks and the number of blocks since the
+ * consumer last looked, and calls the consumer's @bmap_look hook at the
+ * start of a block only after an uninferable transfer (an indirect jump
+ * or call, a return, a table jump) or once the branches reach the
+ * number the consumer armed for, or when the consumer asks to look at
+ * the next block.  The consumer takes the run since it last looked with
+ * riscv_cf_bmap_take() at its hooks and re-arms with riscv_cf_bmap_arm().
+ * Granted only when no other consumer needs events in the mode (see
+ * riscv_cf_update_needs()); a consumer asking for it also gives the needs
+ * it has without it, which apply when it is not granted.
+ */
+#define RISCV_CFLOW_NEED_BMAP          BIT(21)
 #define RISCV_CFLOW_NEED_ALL           (RISCV_CFLOW_NEED_TYPES | \
                                      RISCV_CFLOW_NEED_INSNS | \
                                      RISCV_CFLOW_NEED_BLOCKS | \
                                      RISCV_CFLOW_NEED_STEP | \
                                      RISCV_CFLOW_NEED_SIJUMP | \
-                                     RISCV_CFLOW_NEED_INSN_LIMIT)
+                                     RISCV_CFLOW_NEED_INSN_LIMIT | \
+                                     RISCV_CFLOW_NEED_BMAP)
+
+/*
+ * RISCVCFState.bm_state: no block retired since the consumer last looked;
+ * the last block started is the open one (the one that started at the
+ * look, which the consumer follows); a block started after it, or since
+ * a look that opened none.
+ */
+#define RISCV_CFLOW_BM_EMPTY           0
+#define RISCV_CFLOW_BM_OPEN            1
+#define RISCV_CFLOW_BM_SKIPPED         2
+/* RISCVCFState.bm_map: the consumer looks once it reaches this. */
+#define RISCV_CFLOW_BM_FULL            (UINT64_C(1) << 31)
+/*
+ * The facts of a block that translated code passes to
+ * helper_cf_bmap_look(): its instruction count, the offset of its last
+ * instruction, the sizes of its first and last, whether it ends with a
+ * conditional branch.
+ */
+#define RISCV_CFLOW_BM_INFO_COUNT      MAKE_64BIT_MASK(0, 16)
+#define RISCV_CFLOW_BM_INFO_OFS_SHIFT  16
+#define RISCV_CFLOW_BM_INFO_OFS        MAKE_64BIT_MASK(16, 16)
+#define RISCV_CFLOW_BM_INFO_FIRST_RVC  BIT_ULL(32)
+#define RISCV_CFLOW_BM_INFO_LAST_RVC   BIT_ULL(33)
+#define RISCV_CFLOW_BM_INFO_BRANCH     BIT_ULL(34)
 
 /* TranslationBlock.cs_base holds the needs above this bit. */
 #define RISCV_CFLOW_TB_SHIFT           32
@@ -186,9 +227,17 @@ typedef struct RISCVCFTrapReturn {
  * @after_mode_change: the privilege mode or V has changed, or was set to
  *                     what it was (CPU in the new mode); the needs are
  *                     asked for again after it
+ * @bmap_look: branch-map mode: a block is about to start at @pc that
+ *             the consumer is to look at (RISCV_CFLOW_NEED_BMAP); it
+ *             takes the run before the block and re-arms.  Returns true
+ *             when the block is to be the run's open one (the consumer
+ *             follows it row by row).  The hook runs in a helper that
+ *             does not sync the TCG globals: env->pc and the registers
+ *             are not up to date.
  */
 struct RISCVCFConsumerOps {
     uint32_t (*needs)(CPURISCVState *env, void *opaque);
+    bool (*bmap_look)(CPURISCVState *env, void *opaque, uint64_t pc);
     void (*insn_limit)(CPURISCVState *env, void *opaque);
     void (*drain)(CPURISCVState *env, void *opaque, const RISCVCFEvent *ev,
                   unsigned n);
@@ -322,6 +371,53 @@ void riscv_cf_unwind(CPURISCVState *env, const TranslationBlock *tb,
  * block: riscv_cf_unwind() for the instruction at @ra.
  */
 void riscv_cf_insn_trapped(CPURISCVState *env, uintptr_t ra);
+
+/**
+ * RISCVCFBmapRun: what a hart ran in branch-map mode since the consumer
+ * last looked, from its last sync point or look on
+ * @open_first, @open_info, @open_count: the block that started at the
+ *     last look when the consumer asked to follow it (its pc,
+ *     RISCV_CFLOW_BM_INFO_* and the instructions it retired; @open_count
+ *     0: there is none, or it retired nothing)
+ * @skipped: blocks retired after the open one (or, without one, since
+ *     the consumer last looked)
+ * @last: the pc of the last instruction retired
+ * @last_branch: it is a conditional branch, whose outcome is the newest
+ *     in @map
+ * @map, @n: the @n outcomes of conditional branches, the oldest in bit
+ *     0, 1 for not taken
+ * @end: the RISCVCFEvent.info of the uninferable transfer at @last, or 0
+ */
+typedef struct RISCVCFBmapRun {
+    uint64_t open_first;
+    uint64_t open_info;
+    uint32_t open_count;
+    bool skipped;
+    uint64_t last;
+    bool last_branch;
+    uint32_t map;
+    unsigned n;
+    uint32_t end;
+} RISCVCFBmapRun;
+
+/**
+ * riscv_cf_bmap_take: the run since the consumer last looked
+ * @env: CPU state
+ * @run: output
+ *
+ * Returns false when no instruction retired since then.  Call
+ * riscv_cf_bmap_arm() next.
+ */
+bool riscv_cf_bmap_take(CPURISCVState *env, RISCVCFBmapRun *run);
+
+/**
+ * riscv_cf_bmap_arm: start the next run
+ * @env: CPU state
+ * @base: how many branches the consumer holds, at most 31: it looks once
+ *        31 are reached
+ * @look: look at the next block to start
+ */
+void riscv_cf_bmap_arm(CPURISCVState *env, unsigned base, bool look);
 
 /* The pipeline's migration state, a subsection of the CPU's. */
 extern const VMStateDescription vmstate_riscv_cf;
