@@ -65,19 +65,31 @@ PAIRS = [
      (OURS, 'rec-nocc'), (UPSTREAM, 'recording')),
     ('recording / QEMU 10.2.2 recording', (OURS, 'recording'),
      (UPSTREAM, 'recording')),
+    # the loop-heavy workload, bench-loops.elf
+    ('loops: recording / no CTR', (OURS, 'recording', 'loops'),
+     (OURS, 'no-ctr', 'loops')),
+    ('loops: recording, ctr-cycles=off / no CTR',
+     (OURS, 'rec-nocc', 'loops'), (OURS, 'no-ctr', 'loops')),
+    ('loops: smcntrpmf=on / no CTR', (OURS, 'pmf', 'loops'),
+     (OURS, 'no-ctr', 'loops')),
 ]
+# bench-loops.elf: about as many instructions as bench-ctr.elf's default.
+LOOP_ROUNDS = 1500
 
 
-def command(qemu_bin, elf, config):
+def command(qemu_bin, elf, config, loops=False):
     """The run of @config (rvcfo.qemu builds the command line)."""
     cpu, mode = CONFIGS[config]
+    extra = qemu.loader(MODE_ADDR, mode, 4)
+    if loops:
+        extra += qemu.loader(MODE_ADDR + 4, LOOP_ROUNDS, 4)
     return qemu.command(qemu_bin, serial='stdio', cpu=cpu, kernel=elf,
-                        extra=qemu.loader(MODE_ADDR, mode, 4))
+                        extra=extra)
 
 
-def run_once(qemu_bin, elf, config):
+def run_once(qemu_bin, elf, config, loops=False):
     """CPU time (user + system) of one run, checked for the PASS line."""
-    cmd = command(qemu_bin, elf, config)
+    cmd = command(qemu_bin, elf, config, loops)
     seconds, status, text = bench_lib.run_timed(cmd)
     if status != 0 or 'PASS' not in text:
         sys.exit(f'bench-ctr: run failed ({" ".join(cmd)}):\n{text}')
@@ -90,7 +102,8 @@ def main():
                     help='pairs per comparison (at least 5)')
     ap.add_argument('--ours', required=True)
     ap.add_argument('--upstream', required=True)
-    ap.add_argument('--elf', required=True)
+    ap.add_argument('--elf', required=True, help='bench-ctr.elf')
+    ap.add_argument('--loops-elf', required=True, help='bench-loops.elf')
     ap.add_argument('--profile', action='store_true')
     args = ap.parse_args()
     if args.runs < 5:
@@ -100,20 +113,24 @@ def main():
     ratios = {label: [] for label, _, _ in PAIRS}
     times = {}
     for _ in range(args.runs):
-        for label, (mq, mc), (bq, bc) in PAIRS:
-            base = run_once(qemus[bq], args.elf, bc)
-            meas = run_once(qemus[mq], args.elf, mc)
+        for label, (mq, mc, *mw), (bq, bc, *bw) in PAIRS:
+            base = run_once(qemus[bq], args.loops_elf if bw else args.elf,
+                            bc, bool(bw))
+            meas = run_once(qemus[mq], args.loops_elf if mw else args.elf,
+                            mc, bool(mw))
             ratios[label].append(meas / base)
-            times.setdefault((bq, bc), []).append(base)
-            times.setdefault((mq, mc), []).append(meas)
+            times.setdefault((bq, bc, *bw), []).append(base)
+            times.setdefault((mq, mc, *mw), []).append(meas)
 
     print(f'CTR benchmark: {args.runs} paired runs per comparison, CPU '
-          f'time of the QEMU process (bench-ctr.elf)\n')
+          f'time of the QEMU process (bench-ctr.elf; "loops": '
+          f'bench-loops.elf, {LOOP_ROUNDS} rounds)\n')
     bench_lib.print_ratios(PAIRS, ratios)
     print('\n| QEMU | configuration | median CPU time (s) | runs |')
     print('|---|---|---|---|')
-    for (q, c), t in sorted(times.items()):
-        print(f'| {q} | {c} | {statistics.median(t):.3f} | {len(t)} |')
+    for (q, c, *w), t in sorted(times.items()):
+        name = c + (' (loops)' if w else '')
+        print(f'| {q} | {name} | {statistics.median(t):.3f} | {len(t)} |')
     if args.profile:
         bench_lib.profile(command(args.ours, args.elf, 'recording'),
                           'this series, recording all')

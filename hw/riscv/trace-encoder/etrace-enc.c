@@ -1191,7 +1191,19 @@ passed:
     }
 }
 
-void etrace_enc_skip(ETraceEnc *e, uint32_t map, unsigned n, uint64_t last)
+void etrace_enc_retired(ETraceEnc *e, uint64_t addr, uint8_t priv)
+{
+    ETraceRow r = {
+        .addr = addr,
+        .itype = ETRACE_ITYPE_NONE,
+        .priv = priv,
+        .retired = true,
+    };
+
+    etrace_enc_row(e, &r);
+}
+
+void etrace_enc_skip(ETraceEnc *e, uint64_t map, unsigned n, uint64_t last)
 {
     ETraceRow next = e->cur;
 
@@ -1202,14 +1214,26 @@ void etrace_enc_skip(ETraceEnc *e, uint32_t map, unsigned n, uint64_t last)
     next.halfwords = 0;
     etrace_enc_decide(e, &next);
     /*
-     * The rows after the held one up to @last are common ones: they
-     * cause no packet and their branches go to the map.  The row before
-     * @last matters only by its type, which is not a trap or an
-     * uninferable discontinuity.
+     * The rows after the held one up to @last are common ones: their
+     * branches go to the map, and the row of the branch that fills it,
+     * which a retired row follows, sends it (etrace_enc_decide()).  The
+     * row before @last matters only by its type, which is not a trap or
+     * an uninferable discontinuity.
      */
     e->prev = e->cur;
     e->prev.itype = ETRACE_ITYPE_NONE;
-    e->branch_map |= map << e->branches;
+    e->have_prev = true;
+    while (e->branches + n >= ETRACE_MAX_BRANCHES) {
+        unsigned k = ETRACE_MAX_BRANCHES - e->branches;
+
+        e->branch_map |= (uint32_t)(map & MAKE_64BIT_MASK(0, k)) <<
+                         e->branches;
+        e->branches = ETRACE_MAX_BRANCHES;
+        map >>= k;
+        n -= k;
+        send_branches(e);
+    }
+    e->branch_map |= (uint32_t)map << e->branches;
     e->branches += n;
     e->cur = next;
 }
@@ -1228,12 +1252,13 @@ unsigned etrace_enc_skip_base(const ETraceEnc *e, uint8_t priv, bool open)
     /*
      * The packets the rows before the first skipped one can still cause
      * (reports of the held row, of the first row of the open block and
-     * of its second) cannot bring a resync near.
+     * of its second) and the full maps among the skipped ones (two at
+     * most: RISCV_CFLOW_BM_OUTCOMES) cannot bring a resync near.
      */
     if (!e->running || !e->have_cur || !e->have_prev || e->ir_on ||
         e->bp_on || e->cfg.sync_mode == ETRACE_SYNC_MODE_HALFWORDS ||
         (e->cfg.sync_mode != ETRACE_SYNC_MODE_OFF &&
-         e->resync_count + 3 >= resync_max(e)) ||
+         e->resync_count + 5 >= resync_max(e)) ||
         !cur->retired || cur->middle || !prev->retired ||
         itype_is_exception(prev->itype) || itype_is_exception(cur->itype) ||
         prev->priv != priv || cur->priv != priv ||

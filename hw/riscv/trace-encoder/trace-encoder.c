@@ -199,6 +199,12 @@ struct RISCVTraceEncoder {
      */
     QEMUTimer *flush_timer;
     bool flush_queued;
+    /*
+     * Branch-map mode: the block the encoder follows (the run's open one)
+     * can be skipped after its first row: the encoder was in a state
+     * where rows can be skipped when it asked to follow it.
+     */
+    bool bm_open_skips;
     /* Stalled: registered with the sink, which kicks the hart. */
     Notifier room;
     bool room_waiting;
@@ -517,48 +523,59 @@ static void te_branch(RISCVTraceEncoder *s, uint64_t src, bool not_taken)
 
 /*
  * Branch-map mode: give the encoder what the hart ran since it last
- * looked.  The block that started at the last look goes row by row (the
- * target of an uninferable transfer, the first block after a trap or a
- * full map); the blocks after it are skipped, but for the last row.
+ * looked.  The first row of the block that started at the last look, when
+ * the encoder asked to follow it (the target of an uninferable transfer,
+ * the first instruction after a trap), goes as a row of its own; the rows
+ * after it are skipped, but for the last.
  */
 static void te_bm_take(RISCVTraceEncoder *s, CPURISCVState *env)
 {
     uint64_t mask = te_addr_mask(env);
     RISCVCFBmapRun r;
-    uint32_t map;
-    unsigned n, mid;
+    unsigned mid;
 
     if (!riscv_cf_bmap_take(env, &r)) {
         return;
     }
-    map = r.map;
-    n = r.n;
-    if (r.open_count) {
-        uint64_t info = r.open_info;
+    if (r.open_count && !s->bm_open_skips) {
+        /* Row by row (the rows after the first may cause packets). */
         uint64_t first = r.open_first & mask;
+        uint64_t info = r.open_info;
         uint64_t last = !r.skipped ? r.last & mask :
                         first + ((info & RISCV_CFLOW_BM_INFO_OFS) >>
                                  RISCV_CFLOW_BM_INFO_OFS_SHIFT);
 
         etrace_enc_block(&s->enc, first,
-                         info & RISCV_CFLOW_BM_INFO_FIRST_RVC ? 2 : 4,
-                         last & mask,
+                         info & RISCV_CFLOW_BM_INFO_FIRST_RVC ? 2 : 4, last,
                          info & RISCV_CFLOW_BM_INFO_LAST_RVC ? 2 : 4,
                          r.open_count, te_priv(env), 0, 0);
-        if (r.skipped && (info & RISCV_CFLOW_BM_INFO_BRANCH)) {
-            te_branch(s, last & mask, map & 1);
-            map >>= 1;
-            n--;
+        if (!r.skipped) {
+            goto last;
+        }
+        if (info & RISCV_CFLOW_BM_INFO_BRANCH) {
+            te_branch(s, last, r.map & 1);
+            r.map >>= 1;
+            r.n--;
+        }
+    } else if (r.open_count) {
+        etrace_enc_retired(&s->enc, r.open_first & mask, te_priv(env));
+        /* A block of one branch: its outcome before it is decided. */
+        if (r.skipped && r.open_count == 1 &&
+            (r.open_info & RISCV_CFLOW_BM_INFO_BRANCH)) {
+            te_branch(s, r.open_first & mask, r.map & 1);
+            r.map >>= 1;
+            r.n--;
         }
     }
-    if (r.skipped) {
-        mid = n - r.last_branch;
-        etrace_enc_skip(&s->enc, map & ((1ULL << mid) - 1), mid,
-                        r.last & mask);
-        map >>= mid;
+    if (!r.open_count || r.open_count > 1 || r.skipped) {
+        mid = r.n - r.last_branch;
+        etrace_enc_skip(&s->enc, mid ? r.map & MAKE_64BIT_MASK(0, mid) : 0,
+                        mid, r.last & mask);
+        r.map >>= mid;
     }
+last:
     if (r.last_branch) {
-        te_branch(s, r.last & mask, map & 1);
+        te_branch(s, r.last & mask, r.map & 1);
     }
     if (r.end) {
         te_transfer(s, r.last & mask, r.end);
@@ -584,6 +601,7 @@ static bool te_bm_arm(RISCVTraceEncoder *s, CPURISCVState *env,
     }
     if (can_open) {
         base = etrace_enc_skip_base(&s->enc, priv, true);
+        s->bm_open_skips = base < ETRACE_MAX_BRANCHES;
     }
     riscv_cf_bmap_arm(env, base, base >= ETRACE_MAX_BRANCHES);
     return can_open;
@@ -593,11 +611,13 @@ static bool te_bmap_look(CPURISCVState *env, void *opaque, uint64_t pc)
 {
     RISCVTraceEncoder *s = opaque;
 
+    /*
+     * Packets go on when the buffer is full (te_emit()) and, while the
+     * hart runs, by the flush timer: a batch per look would put more of
+     * the PIB sink's synchronisation sequences into the stream.
+     */
     if (qatomic_read(&s->tracing)) {
         te_bm_take(s, env);
-        if (s->buf_len >= TE_FLUSH_BYTES) {
-            te_flush(s);
-        }
     }
     return te_bm_arm(s, env, true);
 }

@@ -339,6 +339,18 @@ void etrace_enc_block(ETraceEnc *e, uint64_t first, unsigned first_size,
                       uint8_t priv, uint64_t first_time, uint64_t last_time);
 
 /**
+ * etrace_enc_retired: one retired row, not a transfer (until
+ * etrace_enc_set_itype() says otherwise)
+ * @e: encoder
+ * @addr: its address
+ * @priv: its mode
+ *
+ * For a row the encoder must see, the first of a block: the held row is
+ * decided now that its next is known, and this one is held.
+ */
+void etrace_enc_retired(ETraceEnc *e, uint64_t addr, uint8_t priv);
+
+/**
  * etrace_enc_skip: rows the encoder need not look at one by one
  * @e: encoder
  * @map: the outcomes of the conditional branches among them, the oldest
@@ -348,11 +360,11 @@ void etrace_enc_block(ETraceEnc *e, uint64_t first, unsigned first_size,
  *
  * The held row is decided with a retired row of its mode after it, then
  * the rows up to @last are passed over: none of them is a trap, an
- * uninferable discontinuity or of another mode, and no packet falls due
- * among them (etrace_enc_skip_base() says when that holds).  The
- * packets are those the rows one by one would give.
+ * uninferable discontinuity or of another mode, and no packet but full
+ * branch maps falls due among them (etrace_enc_skip_base() says when
+ * that holds).  The packets are those the rows one by one would give.
  */
-void etrace_enc_skip(ETraceEnc *e, uint32_t map, unsigned n, uint64_t last);
+void etrace_enc_skip(ETraceEnc *e, uint64_t map, unsigned n, uint64_t last);
 
 /**
  * etrace_enc_skip_base: whether rows can be skipped

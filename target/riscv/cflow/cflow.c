@@ -113,7 +113,7 @@ bool riscv_cf_bmap_take(CPURISCVState *env, RISCVCFBmapRun *run)
     run->last = cf->bm_last & ~1ULL;
     run->last_branch = cf->bm_last & 1;
     run->n = n;
-    run->map = n ? revbit32((uint32_t)cf->bm_map) >> (32 - n) : 0;
+    run->map = n ? revbit64(cf->bm_map) >> (64 - n) : 0;
     run->end = cf->bm_end;
     return true;
 }
@@ -122,7 +122,7 @@ void riscv_cf_bmap_arm(CPURISCVState *env, unsigned base, bool look)
 {
     RISCVCFState *cf = &env->cf;
 
-    cf->bm_base = MIN(base, 31);
+    cf->bm_base = MIN(base, RISCV_CFLOW_BM_OUTCOMES);
     cf->bm_map = 1ULL << cf->bm_base;
     cf->bm_state = RISCV_CFLOW_BM_EMPTY;
     cf->bm_look = look;

@@ -90,8 +90,13 @@
 #define RISCV_CFLOW_BM_EMPTY           0
 #define RISCV_CFLOW_BM_OPEN            1
 #define RISCV_CFLOW_BM_SKIPPED         2
-/* RISCVCFState.bm_map: the consumer looks once it reaches this. */
-#define RISCV_CFLOW_BM_FULL            (UINT64_C(1) << 31)
+/*
+ * RISCVCFState.bm_map: the consumer looks once it reaches this: the
+ * outcomes it holds and those of the run are then 62, two full branch
+ * maps of E-Trace.
+ */
+#define RISCV_CFLOW_BM_OUTCOMES        62
+#define RISCV_CFLOW_BM_FULL            (UINT64_C(1) << RISCV_CFLOW_BM_OUTCOMES)
 /*
  * The facts of a block that translated code passes to
  * helper_cf_bmap_look(): its instruction count, the offset of its last
@@ -395,7 +400,7 @@ typedef struct RISCVCFBmapRun {
     bool skipped;
     uint64_t last;
     bool last_branch;
-    uint32_t map;
+    uint64_t map;
     unsigned n;
     uint32_t end;
 } RISCVCFBmapRun;
@@ -413,8 +418,9 @@ bool riscv_cf_bmap_take(CPURISCVState *env, RISCVCFBmapRun *run);
 /**
  * riscv_cf_bmap_arm: start the next run
  * @env: CPU state
- * @base: how many branches the consumer holds, at most 31: it looks once
- *        31 are reached
+ * @base: how many branches the consumer holds, at most
+ *        RISCV_CFLOW_BM_OUTCOMES: it looks once the run makes them that
+ *        many
  * @look: look at the next block to start
  */
 void riscv_cf_bmap_arm(CPURISCVState *env, unsigned base, bool look);
