@@ -1238,16 +1238,13 @@ void etrace_enc_skip(ETraceEnc *e, uint64_t map, unsigned n, uint64_t last)
     e->cur = next;
 }
 
-unsigned etrace_enc_skip_base(const ETraceEnc *e, uint8_t priv, bool open)
+unsigned etrace_enc_skip_base(const ETraceEnc *e, uint8_t priv, bool *open)
 {
     const ETraceRow *prev = &e->prev;
     const ETraceRow *cur = &e->cur;
     unsigned base = e->branches +
                     ((uint8_t)(cur->itype - ETRACE_ITYPE_NT_BRANCH) < 2);
-
-    if (base > ETRACE_MAX_BRANCHES) {
-        return ETRACE_MAX_BRANCHES;
-    }
+    bool disc;
 
     /*
      * The packets the rows before the first skipped one can still cause
@@ -1255,17 +1252,21 @@ unsigned etrace_enc_skip_base(const ETraceEnc *e, uint8_t priv, bool open)
      * of its second) and the full maps among the skipped ones (two at
      * most: RISCV_CFLOW_BM_OUTCOMES) cannot bring a resync near.
      */
-    if (!e->running || !e->have_cur || !e->have_prev || e->ir_on ||
+    if (base > ETRACE_MAX_BRANCHES ||
+        !e->running || !e->have_cur || !e->have_prev || e->ir_on ||
         e->bp_on || e->cfg.sync_mode == ETRACE_SYNC_MODE_HALFWORDS ||
         (e->cfg.sync_mode != ETRACE_SYNC_MODE_OFF &&
          e->resync_count + 5 >= resync_max(e)) ||
         !cur->retired || cur->middle || !prev->retired ||
         itype_is_exception(prev->itype) || itype_is_exception(cur->itype) ||
-        prev->priv != priv || cur->priv != priv ||
-        (!open && (itype_is_updiscon(cur->itype) ||
-                   itype_is_updiscon(prev->itype)))) {
+        prev->priv != priv || cur->priv != priv) {
         return ETRACE_MAX_BRANCHES;
     }
+    disc = itype_is_updiscon(cur->itype) || itype_is_updiscon(prev->itype);
+    if (disc && !*open) {
+        return ETRACE_MAX_BRANCHES;
+    }
+    *open = disc;
     /*
      * With the held row's outcome the map is full: a packet reports the
      * held row's branches when a retired row follows it (a full map, or

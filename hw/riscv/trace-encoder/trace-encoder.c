@@ -592,19 +592,19 @@ last:
 static bool te_bm_arm(RISCVTraceEncoder *s, CPURISCVState *env,
                       bool can_open)
 {
-    uint8_t priv = te_priv(env);
-    unsigned base = etrace_enc_skip_base(&s->enc, priv, false);
+    bool open = can_open;
+    unsigned base = etrace_enc_skip_base(&s->enc, te_priv(env), &open);
+    bool skips = base < ETRACE_MAX_BRANCHES;
 
-    if (base < ETRACE_MAX_BRANCHES) {
-        riscv_cf_bmap_arm(env, base, false);
-        return false;
+    if (!skips) {
+        /* Row by row from the next block, which is followed if it can. */
+        open = can_open;
     }
-    if (can_open) {
-        base = etrace_enc_skip_base(&s->enc, priv, true);
-        s->bm_open_skips = base < ETRACE_MAX_BRANCHES;
+    if (open) {
+        s->bm_open_skips = skips;
     }
-    riscv_cf_bmap_arm(env, base, base >= ETRACE_MAX_BRANCHES);
-    return can_open;
+    riscv_cf_bmap_arm(env, base, !skips);
+    return open;
 }
 
 static bool te_bmap_look(CPURISCVState *env, void *opaque, uint64_t pc)

@@ -370,7 +370,10 @@ void etrace_enc_skip(ETraceEnc *e, uint64_t map, unsigned n, uint64_t last);
  * etrace_enc_skip_base: whether rows can be skipped
  * @e: encoder
  * @priv: the mode they retire in
- * @open: a block is fed row by row (etrace_enc_block()) before them
+ * @open: in: a block may be fed row by row (etrace_enc_block(), or its
+ *        first row by etrace_enc_retired()) before them; out: one must
+ *        (the held row or the one before it is an uninferable
+ *        discontinuity, whose target is reported)
  *
  * Returns the number of branches held (a row's outcome counts once it is
  * known) when retired rows of @priv that are neither traps nor
@@ -379,7 +382,7 @@ void etrace_enc_skip(ETraceEnc *e, uint64_t map, unsigned n, uint64_t last);
  * they cause no packet.  0 when the held row's outcome fills the map:
  * the row after it sends it.  Otherwise ETRACE_MAX_BRANCHES.
  */
-unsigned etrace_enc_skip_base(const ETraceEnc *e, uint8_t priv, bool open);
+unsigned etrace_enc_skip_base(const ETraceEnc *e, uint8_t priv, bool *open);
 
 /**
  * etrace_enc_set_itype: the last row given turns out to be a transfer

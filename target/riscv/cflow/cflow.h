@@ -413,7 +413,26 @@ typedef struct RISCVCFBmapRun {
  * Returns false when no instruction retired since then.  Call
  * riscv_cf_bmap_arm() next.
  */
-bool riscv_cf_bmap_take(CPURISCVState *env, RISCVCFBmapRun *run);
+static inline bool riscv_cf_bmap_take(CPURISCVState *env,
+                                      RISCVCFBmapRun *run)
+{
+    RISCVCFState *cf = &env->cf;
+    unsigned n = 63 - clz64(cf->bm_map) - cf->bm_base;
+
+    if (cf->bm_state == RISCV_CFLOW_BM_EMPTY) {
+        return false;
+    }
+    run->skipped = cf->bm_state == RISCV_CFLOW_BM_SKIPPED;
+    run->open_first = cf->bm_open_first;
+    run->open_info = cf->bm_open_info;
+    run->open_count = cf->bm_open_count;
+    run->last = cf->bm_last & ~1ULL;
+    run->last_branch = cf->bm_last & 1;
+    run->n = n;
+    run->map = n ? revbit64(cf->bm_map) >> (64 - n) : 0;
+    run->end = cf->bm_end;
+    return true;
+}
 
 /**
  * riscv_cf_bmap_arm: start the next run
@@ -423,7 +442,18 @@ bool riscv_cf_bmap_take(CPURISCVState *env, RISCVCFBmapRun *run);
  *        many
  * @look: look at the next block to start
  */
-void riscv_cf_bmap_arm(CPURISCVState *env, unsigned base, bool look);
+static inline void riscv_cf_bmap_arm(CPURISCVState *env, unsigned base,
+                                     bool look)
+{
+    RISCVCFState *cf = &env->cf;
+
+    cf->bm_base = MIN(base, RISCV_CFLOW_BM_OUTCOMES);
+    cf->bm_map = 1ULL << cf->bm_base;
+    cf->bm_state = RISCV_CFLOW_BM_EMPTY;
+    cf->bm_look = look;
+    cf->bm_end = 0;
+    cf->bm_open_count = 0;
+}
 
 /* The pipeline's migration state, a subsection of the CPU's. */
 extern const VMStateDescription vmstate_riscv_cf;
