@@ -377,10 +377,11 @@ void etrace_enc_skip(ETraceEnc *e, uint64_t map, unsigned n, uint64_t last);
  *
  * Returns the number of branches held (a row's outcome counts once it is
  * known) when retired rows of @priv that are neither traps nor
- * uninferable discontinuities, with fewer than ETRACE_MAX_BRANCHES
- * branches in all, can follow and be given by etrace_enc_skip():
- * they cause no packet.  0 when the held row's outcome fills the map:
- * the row after it sends it.  Otherwise ETRACE_MAX_BRANCHES.
+ * uninferable discontinuities can follow and be given by
+ * etrace_enc_skip(): they cause no packet but the full branch maps their
+ * outcomes make (two at most, with up to 62 outcomes in all).  0 when
+ * the held row's outcome fills the map: the row after it sends it.
+ * Otherwise ETRACE_MAX_BRANCHES.
  */
 unsigned etrace_enc_skip_base(const ETraceEnc *e, uint8_t priv, bool *open);
 
