@@ -8,9 +8,11 @@
  *
  * The word at BENCH_MODE_ADDR selects CTR as for bench-ctr.c (0: none,
  * 1: every transfer type recorded in M-mode, 2: without NTBREN); the word
- * after it, when not 0, is the number of rounds (default BENCH_ROUNDS).
- * Each round checks its own results, so a run that computes anything
- * else fails.
+ * after it, when not 0, is the number of rounds (default BENCH_ROUNDS);
+ * the word after that, when 2, makes hart 1 (-smp 2) run the same rounds
+ * on its own data at the same time (for the two-hart MTTCG benchmark;
+ * INSTRET is then the sum of both harts').  Each round checks its own
+ * results, so a run that computes anything else fails.
  */
 
 #include "rt.h"
@@ -20,7 +22,7 @@
 #define BENCH_ROUNDS        20
 #define SORT_N              400
 
-static uint32_t data[SORT_N];
+static uint32_t data[2][SORT_N];       /* per hart */
 
 /* A linear congruential generator (Numerical Recipes' constants). */
 static uint32_t lcg(uint32_t *state)
@@ -82,13 +84,20 @@ static unsigned long __attribute__((noinline)) count_below(const uint32_t *a,
     return c;
 }
 
-int main(void)
+/* What one hart's rounds compute; all of it is checked. */
+struct result {
+    unsigned long sum, sorted_sum, bits, swar, unsorted, bad_below;
+};
+
+static uint32_t mode, rounds;
+static struct result results[2];
+static volatile bool hart1_done;       /* volatile: set by hart 1 */
+
+static void run(unsigned hart)
 {
-    uint32_t mode = *(volatile uint32_t *)BENCH_MODE_ADDR; /* by loader */
-    uint32_t rounds = *(volatile uint32_t *)(BENCH_MODE_ADDR + 4);
+    struct result *r = &results[hart];
+    uint32_t *a = data[hart];
     uint32_t seed = 12345;
-    unsigned long sum = 0, sorted_sum = 0, bits = 0, swar = 0;
-    unsigned long unsorted = 0, bad_below = 0;
     uint32_t round;
     unsigned i;
 
@@ -96,36 +105,84 @@ int main(void)
         csr_write(CSR_SCTRDEPTH, 4);
         csr_write(CSR_MCTRCTL, CTRCTL_M | (mode == 1 ? CTRCTL_NTBREN : 0));
     }
-    if (!rounds) {
-        rounds = BENCH_ROUNDS;
-    }
     for (round = 0; round < rounds; round++) {
         unsigned long below;
 
         for (i = 0; i < SORT_N; i++) {
-            data[i] = lcg(&seed);
-            sum += data[i];
+            a[i] = lcg(&seed);
+            r->sum += a[i];
         }
-        insertion_sort(data, SORT_N);
+        insertion_sort(a, SORT_N);
         for (i = 0; i < SORT_N; i++) {
-            sorted_sum += data[i];
-            unsorted += i && data[i - 1] > data[i];
-            bits += bits_set(data[i]);
-            swar += bits_set_swar(data[i]);
+            r->sorted_sum += a[i];
+            r->unsorted += i && a[i - 1] > a[i];
+            r->bits += bits_set(a[i]);
+            r->swar += bits_set_swar(a[i]);
         }
         /* Sorted: fewer values are below the middle one than before it. */
-        below = count_below(data, SORT_N, data[SORT_N / 2]);
-        bad_below += below > SORT_N / 2 ||
-                     (below < SORT_N / 2 && data[below] != data[SORT_N / 2]);
+        below = count_below(a, SORT_N, a[SORT_N / 2]);
+        r->bad_below += below > SORT_N / 2 ||
+                        (below < SORT_N / 2 && a[below] != a[SORT_N / 2]);
     }
-    /* For the trace benchmark: instructions retired (bits per insn). */
-    rt_printf("INSTRET %lu\n", (unsigned long)csr_read(CSR_MINSTRET));
     if (mode == 1 || mode == 2) {
         csr_write(CSR_MCTRCTL, 0);
     }
-    CHECK_EQ(unsorted, 0);
-    CHECK_EQ(sorted_sum, sum);
-    CHECK_EQ(bits, swar);
-    CHECK_EQ(bad_below, 0);
+}
+
+static unsigned long hart1_instret;
+
+static void hart1_main(void)
+{
+    run(1);
+    hart1_instret = csr_read(CSR_MINSTRET);
+    asm volatile("fence rw, w" : : : "memory");
+    hart1_done = true;
+    /* wake hart 0 */
+    asm volatile("fence w, o" : : : "memory");
+    *(volatile uint32_t *)RT_CLINT_MSIP0 = 1;           /* MMIO */
+}
+
+int main(void)
+{
+    uint32_t harts = *(volatile uint32_t *)(BENCH_MODE_ADDR + 8); /* loader */
+    unsigned long instret;
+    unsigned h;
+
+    mode = *(volatile uint32_t *)BENCH_MODE_ADDR;               /* loader */
+    rounds = *(volatile uint32_t *)(BENCH_MODE_ADDR + 4);       /* loader */
+    if (!rounds) {
+        rounds = BENCH_ROUNDS;
+    }
+    if (harts == 2) {
+        rt_start_hart1(hart1_main);
+    }
+    run(0);
+    instret = csr_read(CSR_MINSTRET);
+    if (harts == 2) {
+        /* Asleep until hart 1 is done: MSIP wakes, MIE is clear. */
+        csr_set(CSR_MIE, RT_MIE_MSIE);
+        while (!hart1_done) {
+            asm volatile("wfi");
+        }
+        asm volatile("fence r, rw" : : : "memory");
+        *(volatile uint32_t *)RT_CLINT_MSIP0 = 0; /* MMIO */
+        csr_clear(CSR_MIE, RT_MIE_MSIE);
+        instret += hart1_instret;
+    }
+    /* For the trace benchmark: instructions retired (bits per insn). */
+    rt_printf("INSTRET %lu\n", instret);
+    for (h = 0; h < (harts == 2 ? 2 : 1); h++) {
+        const struct result *r = &results[h];
+
+        CHECK_EQ(r->unsorted, 0);
+        CHECK_EQ(r->sorted_sum, r->sum);
+        CHECK_EQ(r->bits, r->swar);
+        CHECK_EQ(r->bad_below, 0);
+    }
+    /* Both harts computed the same rounds. */
+    if (harts == 2) {
+        CHECK_EQ(results[1].sum, results[0].sum);
+        CHECK_EQ(results[1].bits, results[0].bits);
+    }
     return 0;
 }

@@ -15,9 +15,12 @@
     .section .text.start, "ax"
     .globl _start
 _start:
-    /* Only hart 0 runs tests; any other hart parks. */
+    /*
+     * Hart 0 runs the program.  Hart 1 waits for work from it
+     * (rt_start_hart1); any other hart parks.
+     */
     csrr    t0, mhartid
-    bnez    t0, park
+    bnez    t0, secondary
     .option push
     .option norelax
     la      gp, __global_pointer$
@@ -36,6 +39,33 @@ _start:
     j       1b
 2:  call    rt_start
     /* rt_start does not return. */
+
+/*
+ * Hart 1 sleeps until hart 0 stores a function in rt_hart1_fn and sends
+ * it a software interrupt (taken as a wake-up only: MIE stays clear),
+ * then runs the function on its own stacks, beyond .bss (link.ld).
+ */
+secondary:
+    li      t1, 1
+    bne     t0, t1, park
+    li      t0, RT_MIE_MSIE
+    csrw    mie, t0
+1:  wfi
+    lla     t0, rt_hart1_fn
+    ld      t1, 0(t0)
+    beqz    t1, 1b
+    li      t0, RT_CLINT_MSIP1
+    sw      zero, 0(t0)
+    .option push
+    .option norelax
+    la      gp, __global_pointer$
+    .option pop
+    la      sp, rt_hart1_stack_top
+    la      t0, rt_mtrap_entry
+    csrw    mtvec, t0
+    la      t0, rt_hart1_trap_stack_top
+    csrw    mscratch, t0
+    jalr    t1
 park:
     wfi
     j       park
@@ -172,6 +202,13 @@ rt_ecall:
     mv      a2, a3
     ecall
     ret
+
+    /* Set by rt_start_hart1() before hart 1 is woken. */
+    .data
+    .align  3
+    .globl  rt_hart1_fn
+rt_hart1_fn:
+    .dword  0
 
     .bss
     .align  4

@@ -25,4 +25,9 @@
 #define RT_STACK_SIZE       (64 * 1024)
 #define RT_TRAP_STACK_SIZE  (16 * 1024)
 
+/* Waking a hart (rt_start_hart1): CLINT MSIP words, mie.MSIE. */
+#define RT_CLINT_MSIP0      0x02000000
+#define RT_CLINT_MSIP1      0x02000004
+#define RT_MIE_MSIE         0x8
+
 #endif

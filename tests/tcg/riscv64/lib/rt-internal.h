@@ -12,6 +12,9 @@ extern char rt_mtrap_entry[], rt_strap_entry[], rt_vstrap_entry[];
 extern char rt_strap_stack_top[], rt_vstrap_stack_top[];
 extern char rt_mode_trampoline[];
 
+/* What hart 1 runs once woken (crt.S); volatile: hart 1 polls it. */
+extern void (*volatile rt_hart1_fn)(void);
+
 /* ecall with a7 = @a7 and arguments a0..a2; returns a0 (crt.S). */
 long rt_ecall(long a7, long a0, long a1, long a2);
 

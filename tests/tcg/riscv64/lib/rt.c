@@ -219,6 +219,13 @@ void rt_exit(int code)
     finish(code ? FINISHER_FAIL | ((uint32_t)code << 16) : FINISHER_PASS);
 }
 
+void rt_start_hart1(void (*fn)(void))
+{
+    rt_hart1_fn = fn;
+    asm volatile("fence w, w" : : : "memory");
+    *(volatile uint32_t *)RT_CLINT_MSIP1 = 1;           /* MMIO */
+}
+
 bool rt_check_eq(const char *file, int line, const char *actual_expr,
                  const char *expected_expr, uint64_t actual,
                  uint64_t expected)

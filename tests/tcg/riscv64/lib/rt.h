@@ -143,6 +143,13 @@ unsigned rt_failures(void);
  */
 void rt_exit(int code) __attribute__((noreturn));
 
+/*
+ * Run @fn on hart 1 (-smp 2 or more), on its own stacks, in M-mode, while
+ * hart 0 goes on.  Hart 1 takes no interrupts; a trap there ends the run
+ * as an unexpected trap.  When @fn returns, hart 1 parks.  Call it once.
+ */
+void rt_start_hart1(void (*fn)(void));
+
 /* Freestanding replacements the compiler may call. */
 void *memset(void *s, int c, size_t n);
 void *memcpy(void *dst, const void *src, size_t n);
