@@ -8,6 +8,9 @@ Two guest workloads, in M-mode, no CTR:
   loops  bench-loops.elf, LOOP_ROUNDS rounds: an insertion sort, bit
          loops, a counting loop (a conditional branch every few
          instructions, blocks chained to each other, few calls)
+  loops-2harts
+         the same on two harts at once (-smp 2, MTTCG: a host thread
+         per hart), each hart traced by its own encoder into one stream
 Configurations of each:
   no-trace     -M virt
   trace        -M virt,trace=on,trace-start=on, every instruction traced
@@ -15,6 +18,9 @@ Configurations of each:
   per-block    the same with x-branch-map=off: the encoder follows an
                event per executed block (the design before branch-map
                mode), for comparison
+  floor, per-block-floor
+               trace and per-block with x-discard=on: the encoder follows
+               the hart but makes no packets, the floor of each design
   ir, ir-v21   implicit return, protocols 2.0 and 2.1
   jtc, bpred, sijump, full-addr, ts
                the other encoder options, each on its own
@@ -23,7 +29,8 @@ Configurations of each:
 Each comparison with no-trace is measured in pairs (no-trace, then the
 configuration) and reported as the median of the per-pair ratios of CPU
 time (user + system of the QEMU process), with min and max; pairs of all
-comparisons are interleaved.  Also reported: the bytes each
+comparisons are interleaved.  The two-hart workload also reports the
+ratios of wall time: its harts run in parallel.  Also reported: the bytes each
 configuration writes, and for the default trace the bits per retired
 instruction (the guest prints minstret, exact with Smcntrpmf: one more
 run counts the instructions).  With --decoder: the size of the trace with
@@ -59,6 +66,9 @@ CONFIGS = {
     'no-trace': None,
     'trace': [],
     'per-block': qemu.encoder('x-branch-map', 'off'),
+    'floor': qemu.encoder('x-discard'),
+    'per-block-floor': qemu.encoder('x-branch-map', 'off') +
+    qemu.encoder('x-discard'),
     'ir': qemu.encoder('implicit-return'),
     'ir-v21': qemu.encoder('implicit-return') +
     qemu.encoder('protocol', '2.1'),
@@ -69,11 +79,16 @@ CONFIGS = {
     'ts': qemu.encoder('timestamps'),
     'exec-log': None,
 }
-WORKLOADS = ('calls', 'loops')
+WORKLOADS = ('calls', 'loops', 'loops-2harts')
+# the two-hart workload: the configurations that matter there
+TWO_HART_CONFIGS = ('trace', 'per-block', 'ir', 'floor')
 
 
 def pairs(workload):
     """(label, configuration, baseline) of the comparisons of @workload."""
+    if workload == 'loops-2harts':
+        return [(f'{workload}: {c} / no trace', c, 'no-trace')
+                for c in TWO_HART_CONFIGS]
     return [(f'{workload}: {c} / no trace', c, 'no-trace')
             for c in CONFIGS
             if c != 'no-trace' and (c != 'exec-log' or workload == 'calls')]
@@ -127,6 +142,8 @@ def command(qemu_bin, elf, config, out, workload='calls'):
     traced = CONFIGS[config] is not None
     extra = qemu.loader(0x80f00004,
                         ROUNDS if workload == 'calls' else LOOP_ROUNDS, 4)
+    if workload == 'loops-2harts':
+        extra += qemu.loader(0x80f00008, 2, 4) + ['-smp', '2']
     if traced:
         extra += CONFIGS[config]
     return qemu.command(qemu_bin, machine=qemu.TRACED if traced else 'virt',
@@ -136,11 +153,12 @@ def command(qemu_bin, elf, config, out, workload='calls'):
                         else None, log_file=out)
 
 
-def run_once(qemu_bin, elf, config, tmp, workload='calls'):
-    """(CPU time, bytes written, instructions retired) of one run."""
+def run_once(qemu_bin, elf, config, tmp, workload='calls', wall=None):
+    """(CPU time, bytes written, instructions retired) of one run; its
+    wall time is appended to @wall if given."""
     out = os.path.join(tmp, config + '.out')
     cmd = command(qemu_bin, elf, config, out, workload)
-    seconds, status, text = bench_lib.run_timed(cmd)
+    seconds, status, text = bench_lib.run_timed(cmd, wall)
     m = re.search(r'INSTRET (\d+)', text)
     if status != 0 or 'PASS' not in text or not m:
         sys.exit(f'bench-etrace: run failed ({" ".join(cmd)}):\n{text}')
@@ -174,7 +192,8 @@ def main():
     args = ap.parse_args()
     if args.runs < 5:
         ap.error('--runs must be at least 5')
-    elfs = {'calls': args.elf, 'loops': args.loops_elf}
+    elfs = {'calls': args.elf, 'loops': args.loops_elf,
+            'loops-2harts': args.loops_elf}
     if args.sizes:
         n = instructions(args, args.elf)
         print(f'bench-ctr.elf: {n} instructions retired')
@@ -183,14 +202,18 @@ def main():
 
     all_pairs = [(w, p) for w in WORKLOADS for p in pairs(w)]
     ratios = {p[0]: [] for _, p in all_pairs}
+    wall_ratios = {p[0]: [] for w, p in all_pairs if w == 'loops-2harts'}
     times = {(w, c): [] for w in WORKLOADS for c in CONFIGS}
     sizes = {(w, c): set() for w in WORKLOADS for c in CONFIGS}
     with tempfile.TemporaryDirectory() as tmp:
         for _ in range(args.runs):
             for w, (label, meas, base) in all_pairs:
-                tb, sb, _ = run_once(args.qemu, elfs[w], base, tmp, w)
-                tm, sm, _ = run_once(args.qemu, elfs[w], meas, tmp, w)
+                wall = []
+                tb, sb, _ = run_once(args.qemu, elfs[w], base, tmp, w, wall)
+                tm, sm, _ = run_once(args.qemu, elfs[w], meas, tmp, w, wall)
                 ratios[label].append(tm / tb)
+                if label in wall_ratios:
+                    wall_ratios[label].append(wall[1] / wall[0])
                 times[w, base].append(tb)
                 times[w, meas].append(tm)
                 sizes[w, base].add(sb)
@@ -201,12 +224,23 @@ def main():
                                           os.path.join(tmp, 'profile.out'),
                                           w), f'tracing, {w}')
 
+    # x-discard drops the run: a floor whose trace is not tiny is no floor
+    for w in WORKLOADS:
+        for c in ('floor', 'per-block-floor'):
+            if sizes[w, c] and max(sizes[w, c]) * 100 > min(sizes[w, 'trace']):
+                sys.exit(f'bench-etrace: {w}: {c} wrote '
+                         f'{max(sizes[w, c])} bytes: x-discard does not '
+                         'discard')
     counts = {w: instructions(args, elfs[w], w) for w in WORKLOADS}
     print(f'E-Trace benchmark: {args.runs} paired runs per comparison, CPU '
           f'time of the QEMU process; calls: bench-ctr.elf, {ROUNDS} rounds, '
           f'{counts["calls"]} instructions retired; loops: bench-loops.elf, '
-          f'{LOOP_ROUNDS} rounds, {counts["loops"]} instructions retired\n')
+          f'{LOOP_ROUNDS} rounds, {counts["loops"]} instructions retired; '
+          f'loops-2harts: the same on each of two harts (MTTCG)\n')
     bench_lib.print_ratios([p for _, p in all_pairs], ratios)
+    print('\nWall time, two harts in parallel:\n')
+    bench_lib.print_ratios([p for w, p in all_pairs if w == 'loops-2harts'],
+                           wall_ratios)
     print('\n| workload | configuration | median CPU time (s) | bytes written '
           '| bits per instruction |')
     print('|---|---|---|---|---|')

@@ -7,13 +7,18 @@ import shutil
 import statistics
 import subprocess
 import tempfile
+import time
 
 
-def run_timed(cmd):
-    """Run @cmd; return (CPU time, user + system, exit status, output)."""
+def run_timed(cmd, wall=None):
+    """Run @cmd; return (CPU time, user + system, exit status, output).
+    With a list as @wall, append the run's wall time to it."""
     with tempfile.TemporaryFile() as out:
+        t0 = time.perf_counter()
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
         _, status, usage = os.wait4(proc.pid, 0)
+        if wall is not None:
+            wall.append(time.perf_counter() - t0)
         out.seek(0)
         text = out.read().decode('utf-8', 'replace')
     return (usage.ru_utime + usage.ru_stime,

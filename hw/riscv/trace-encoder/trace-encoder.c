@@ -146,6 +146,8 @@ struct RISCVTraceEncoder {
     RISCVCPU *cpu;
     /* x-branch-map: follow the hart in branch-map mode when it can */
     bool branch_map;
+    /* x-discard: follow the hart, but drop what it ran (benchmarks) */
+    bool discard;
     Object *sink;
     uint32_t sink_input;
     uint32_t reset_srcid;
@@ -616,6 +618,13 @@ static bool te_bmap_look(CPURISCVState *env, void *opaque, uint64_t pc)
      * hart runs, by the flush timer: a batch per look would put more of
      * the PIB sink's synchronisation sequences into the stream.
      */
+    if (unlikely(s->discard)) {
+        RISCVCFBmapRun r;
+
+        riscv_cf_bmap_take(env, &r);
+        riscv_cf_bmap_arm(env, 0, false);
+        return true;
+    }
     if (qatomic_read(&s->tracing)) {
         te_bm_take(s, env);
     }
@@ -635,6 +644,10 @@ static void te_drain(CPURISCVState *env, void *opaque,
     unsigned i;
 
     if (!qatomic_read(&s->tracing)) {
+        return;
+    }
+    if (unlikely(s->discard)) {
+        riscv_cf_bmap_arm(env, 0, false);
         return;
     }
     te_bm_take(s, env);
@@ -1541,6 +1554,7 @@ static const Property te_properties[] = {
     DEFINE_PROP_BOOL("timestamps", RISCVTraceEncoder, reset_timestamps,
                      false),
     DEFINE_PROP_BOOL("x-branch-map", RISCVTraceEncoder, branch_map, true),
+    DEFINE_PROP_BOOL("x-discard", RISCVTraceEncoder, discard, false),
 };
 
 static void te_class_init(ObjectClass *klass, const void *data)
