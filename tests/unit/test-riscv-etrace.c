@@ -1159,6 +1159,14 @@ static void test_jump_cache_packet(void)
     t.branches = 2;
     t.branch_map = 2;
     check_payload(&rv64, &t, "2c 84 00");
+    /*
+     * 5 branches (a 7-bit map, 1010101) at bits 9-20, irreport 1 at bit
+     * 21: the sign fills the rest.
+     */
+    t.branches = 5;
+    t.branch_map = 0x55;
+    t.irreport = 1;
+    check_payload(&rv64, &t, "2c 4a f5");
 }
 
 /*

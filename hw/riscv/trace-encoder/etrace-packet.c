@@ -151,6 +151,48 @@ static void pack_address_packet(ETraceBits *b, const ETraceParams *p,
     b->len = len;
 }
 
+/* The low @width bits of @value, @width < 64. */
+static inline uint64_t low_bits(uint64_t value, unsigned width)
+{
+    return value & ((UINT64_C(1) << width) - 1);
+}
+
+/*
+ * Format 0.1, the jump target cache's packet, directly when its fixed
+ * fields (f0s, index, irdepth) take at most 22 bits: then it is at most
+ * 2 + 22 + 5 + 31 + 1 = 61 bits, one word and its sign fill.
+ */
+#define PACK_JUMP_CACHE_FIXED_MAX   22
+
+static void pack_jump_cache_packet(ETraceBits *b, const ETraceParams *p,
+                                   const ETraceTeInst *t)
+{
+    unsigned irbits = etrace_irdepth_bits(p);
+    uint64_t w = ETRACE_FMT_EXT, sign;
+    unsigned len = 2;
+
+    w |= low_bits(t->subformat, p->f0s_width) << len;
+    len += p->f0s_width;
+    w |= low_bits(t->index, p->cache_size) << len;
+    len += p->cache_size;
+    w |= low_bits(t->branches, 5) << len;
+    len += 5;
+    if (t->branches) {
+        unsigned map = etrace_map_bits(t->branches);
+
+        w |= low_bits(t->branch_map, map) << len;
+        len += map;
+    }
+    w |= (uint64_t)(t->irreport & 1) << len;
+    len++;
+    w |= low_bits(t->irdepth, irbits) << len;
+    len += irbits;
+    sign = -((w >> (len - 1)) & 1);
+    b->w[0] = w | (sign << len);
+    b->w[1] = b->w[2] = b->w[3] = sign;
+    b->len = len;
+}
+
 /*
  * The option fields of the Standard Support Packet (extensions.adoc), in
  * their order: sijump, implicit_return, branch_predictor,
@@ -211,6 +253,13 @@ void etrace_te_inst_pack(ETraceBits *b, const ETraceParams *p,
 
     if (t->format == ETRACE_FMT_BRANCH || t->format == ETRACE_FMT_ADDR) {
         pack_address_packet(b, p, t);
+        return;
+    }
+    if (t->format == ETRACE_FMT_EXT &&
+        t->subformat == ETRACE_EXT_JUMP_CACHE && p->cache_size &&
+        p->f0s_width + p->cache_size + etrace_irdepth_bits(p) <=
+        PACK_JUMP_CACHE_FIXED_MAX) {
+        pack_jump_cache_packet(b, p, t);
         return;
     }
     memset(b, 0, sizeof(*b));
