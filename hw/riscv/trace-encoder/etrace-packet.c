@@ -8,21 +8,6 @@
 #include "qemu/host-utils.h"
 #include "hw/riscv/etrace.h"
 
-/* Append a field; the packets of this file fit ETRACE_BITS_MAX. */
-static inline void bits_put(ETraceBits *b, uint64_t value, unsigned width)
-{
-    unsigned word = b->len / 64, off = b->len % 64;
-
-    if (width < 64) {
-        value &= (UINT64_C(1) << width) - 1;
-    }
-    b->w[word] |= value << off;
-    if (off && off + width > 64) {
-        b->w[word + 1] |= value >> (64 - off);
-    }
-    b->len += width;
-}
-
 /* Byte @k of a packet, bits 8k to 8k + 7. */
 static uint8_t bits_byte(const ETraceBits *b, unsigned k)
 {
@@ -79,11 +64,11 @@ void etrace_set_status_bits(ETraceTeInst *t, const ETraceParams *p,
 static void pack_address_tail(ETraceBits *b, const ETraceParams *p,
                               const ETraceTeInst *t)
 {
-    bits_put(b, t->address, address_bits(p));
-    bits_put(b, t->notify, 1);
-    bits_put(b, t->updiscon, 1);
-    bits_put(b, t->irreport, 1);
-    bits_put(b, t->irdepth, etrace_irdepth_bits(p));
+    etrace_bits_put(b, t->address, address_bits(p));
+    etrace_bits_put(b, t->notify, 1);
+    etrace_bits_put(b, t->updiscon, 1);
+    etrace_bits_put(b, t->irreport, 1);
+    etrace_bits_put(b, t->irdepth, etrace_irdepth_bits(p));
 }
 
 /*
@@ -218,39 +203,36 @@ static void pack_support(ETraceBits *b, const ETraceParams *p,
 {
     unsigned i;
 
-    bits_put(b, t->ienable, 1);
+    etrace_bits_put(b, t->ienable, 1);
     if (p->protocol < ETRACE_PROTOCOL_2_1) {
-        bits_put(b, t->encoder_mode, ETRACE_ENCODER_MODE_BITS);
-        bits_put(b, t->qual_status, 2);
-        bits_put(b, t->ioptions, ETRACE_IOPTIONS_BITS);
-        bits_put(b, t->denable, 1);
-        bits_put(b, t->dloss, 1);
-        bits_put(b, t->doptions, ETRACE_DOPTIONS_BITS);
+        etrace_bits_put(b, t->encoder_mode, ETRACE_ENCODER_MODE_BITS);
+        etrace_bits_put(b, t->qual_status, 2);
+        etrace_bits_put(b, t->ioptions, ETRACE_IOPTIONS_BITS);
+        etrace_bits_put(b, t->denable, 1);
+        etrace_bits_put(b, t->dloss, 1);
+        etrace_bits_put(b, t->doptions, ETRACE_DOPTIONS_BITS);
         return;
     }
-    bits_put(b, t->encoder_mode, 2);
-    bits_put(b, t->qual_status, 2);
+    etrace_bits_put(b, t->encoder_mode, 2);
+    etrace_bits_put(b, t->qual_status, 2);
     for (i = 0; i < ARRAY_SIZE(ssp_options); i++) {
-        bits_put(b, !!(t->ioptions & ssp_options[i]), 1);
+        etrace_bits_put(b, !!(t->ioptions & ssp_options[i]), 1);
     }
-    bits_put(b, t->iret_ext, 1);
-    bits_put(b, t->time_width, 3);
-    bits_put(b, t->f0s_width, 2);
-    bits_put(b, t->return_stack_size, 3);
-    bits_put(b, t->call_counter_size, 4);
-    bits_put(b, t->bpred_size, 3);
-    bits_put(b, t->cache_size, 3);
-    bits_put(b, t->denable, 1);
-    bits_put(b, t->dloss, 1);
-    bits_put(b, t->doptions, ETRACE_SSP_DOPTIONS_BITS);
+    etrace_bits_put(b, t->iret_ext, 1);
+    etrace_bits_put(b, t->time_width, 3);
+    etrace_bits_put(b, t->f0s_width, 2);
+    etrace_bits_put(b, t->return_stack_size, 3);
+    etrace_bits_put(b, t->call_counter_size, 4);
+    etrace_bits_put(b, t->bpred_size, 3);
+    etrace_bits_put(b, t->cache_size, 3);
+    etrace_bits_put(b, t->denable, 1);
+    etrace_bits_put(b, t->dloss, 1);
+    etrace_bits_put(b, t->doptions, ETRACE_SSP_DOPTIONS_BITS);
 }
 
 void etrace_te_inst_pack(ETraceBits *b, const ETraceParams *p,
                          const ETraceTeInst *t)
 {
-    uint64_t sign;
-    unsigned i;
-
     if (t->format == ETRACE_FMT_BRANCH || t->format == ETRACE_FMT_ADDR) {
         pack_address_packet(b, p, t);
         return;
@@ -263,15 +245,15 @@ void etrace_te_inst_pack(ETraceBits *b, const ETraceParams *p,
         return;
     }
     memset(b, 0, sizeof(*b));
-    bits_put(b, t->format, 2);
+    etrace_bits_put(b, t->format, 2);
     switch (t->format) {
     case ETRACE_FMT_EXT:
-        bits_put(b, t->subformat, p->f0s_width);
+        etrace_bits_put(b, t->subformat, p->f0s_width);
         if (t->subformat == ETRACE_EXT_BRANCH_COUNT) {
             /* Subformat 0: correctly predicted branches, an address. */
             assert(p->bpred_size);
-            bits_put(b, t->branch_count, 32);
-            bits_put(b, t->branch_fmt, 2);
+            etrace_bits_put(b, t->branch_count, 32);
+            etrace_bits_put(b, t->branch_fmt, 2);
             if (t->branch_fmt & ETRACE_BFMT_ADDR) {
                 pack_address_tail(b, p, t);
             }
@@ -279,17 +261,17 @@ void etrace_te_inst_pack(ETraceBits *b, const ETraceParams *p,
         }
         /* Subformat 1, jump target cache: the index, the branch map. */
         assert(t->subformat == ETRACE_EXT_JUMP_CACHE && p->cache_size);
-        bits_put(b, t->index, p->cache_size);
-        bits_put(b, t->branches, 5);
+        etrace_bits_put(b, t->index, p->cache_size);
+        etrace_bits_put(b, t->branches, 5);
         if (t->branches) {
-            bits_put(b, t->branch_map, etrace_map_bits(t->branches));
+            etrace_bits_put(b, t->branch_map, etrace_map_bits(t->branches));
         }
-        bits_put(b, t->irreport, 1);
-        bits_put(b, t->irdepth, etrace_irdepth_bits(p));
+        etrace_bits_put(b, t->irreport, 1);
+        etrace_bits_put(b, t->irdepth, etrace_irdepth_bits(p));
         break;
     case ETRACE_FMT_BRANCH:
-        bits_put(b, t->branches, 5);
-        bits_put(b, t->branch_map, etrace_map_bits(t->branches));
+        etrace_bits_put(b, t->branches, 5);
+        etrace_bits_put(b, t->branch_map, etrace_map_bits(t->branches));
         if (t->branches) {
             pack_address_tail(b, p, t);
         }
@@ -298,33 +280,39 @@ void etrace_te_inst_pack(ETraceBits *b, const ETraceParams *p,
         pack_address_tail(b, p, t);
         break;
     case ETRACE_FMT_SYNC:
-        bits_put(b, t->subformat, 2);
+        etrace_bits_put(b, t->subformat, 2);
         if (t->subformat == ETRACE_SYNC_SUPPORT) {
             pack_support(b, p, t);
             break;
         }
         assert(t->subformat == ETRACE_SYNC_START ||
                t->subformat == ETRACE_SYNC_TRAP);
-        bits_put(b, t->branch, 1);
-        bits_put(b, t->privilege, p->privilege_width);
+        etrace_bits_put(b, t->branch, 1);
+        etrace_bits_put(b, t->privilege, p->privilege_width);
         /* no time, no context */
         if (t->subformat == ETRACE_SYNC_TRAP) {
-            bits_put(b, t->ecause, p->ecause_width);
-            bits_put(b, t->interrupt, 1);
-            bits_put(b, t->thaddr, 1);
+            etrace_bits_put(b, t->ecause, p->ecause_width);
+            etrace_bits_put(b, t->interrupt, 1);
+            etrace_bits_put(b, t->thaddr, 1);
         }
-        bits_put(b, t->address, address_bits(p));
+        etrace_bits_put(b, t->address, address_bits(p));
         if (t->subformat == ETRACE_SYNC_TRAP && !t->interrupt) {
-            bits_put(b, t->tval, p->iaddress_width);
+            etrace_bits_put(b, t->tval, p->iaddress_width);
         }
         break;
     default:
         g_assert_not_reached();
     }
 
+    etrace_bits_sign_fill(b);
+}
+
+void etrace_bits_sign_fill(ETraceBits *b)
+{
     /* Sign-extend to the end of the buffer: any prefix is padded right. */
-    sign = -((b->w[(b->len - 1) / 64] >> ((b->len - 1) % 64)) & 1);
-    i = b->len / 64;
+    uint64_t sign = -((b->w[(b->len - 1) / 64] >> ((b->len - 1) % 64)) & 1);
+    unsigned i = b->len / 64;
+
     if (b->len % 64) {
         b->w[i++] |= sign << (b->len % 64);
     }
@@ -349,8 +337,7 @@ unsigned etrace_compressed_bits(const ETraceBits *b)
     return 1;
 }
 
-/* A payload, sign-extended to the whole of @b. */
-static void bits_load(ETraceBits *b, const uint8_t *data, unsigned len)
+void etrace_bits_load(ETraceBits *b, const uint8_t *data, unsigned len)
 {
     uint64_t sign = data[len - 1] & 0x80 ? UINT64_MAX : 0;
     unsigned i;
@@ -367,34 +354,14 @@ static void bits_load(ETraceBits *b, const uint8_t *data, unsigned len)
     b->len = len * 8;
 }
 
-/* The field of @width bits at @pos; bits past the payload repeat its last. */
-static uint64_t bits_get(const ETraceBits *b, unsigned *pos, unsigned width)
-{
-    unsigned at = *pos, word = at / 64, off = at % 64;
-    uint64_t sign = b->w[ARRAY_SIZE(b->w) - 1] >> 63 ? UINT64_MAX : 0;
-    uint64_t v;
-
-    *pos += width;
-    if (word >= ARRAY_SIZE(b->w)) {
-        v = sign;
-    } else {
-        v = b->w[word] >> off;
-        if (off) {
-            v |= (word + 1 < ARRAY_SIZE(b->w) ? b->w[word + 1] : sign)
-                 << (64 - off);
-        }
-    }
-    return width < 64 ? v & ((UINT64_C(1) << width) - 1) : v;
-}
-
 static void unpack_address_tail(ETraceTeInst *t, const ETraceParams *p,
                                 const ETraceBits *b, unsigned *pos)
 {
-    t->address = bits_get(b, pos, address_bits(p));
-    t->notify = bits_get(b, pos, 1);
-    t->updiscon = bits_get(b, pos, 1);
-    t->irreport = bits_get(b, pos, 1);
-    t->irdepth = bits_get(b, pos, etrace_irdepth_bits(p));
+    t->address = etrace_bits_get(b, pos, address_bits(p));
+    t->notify = etrace_bits_get(b, pos, 1);
+    t->updiscon = etrace_bits_get(b, pos, 1);
+    t->irreport = etrace_bits_get(b, pos, 1);
+    t->irdepth = etrace_bits_get(b, pos, etrace_irdepth_bits(p));
 }
 
 static void unpack_support(ETraceTeInst *t, const ETraceParams *p,
@@ -402,31 +369,31 @@ static void unpack_support(ETraceTeInst *t, const ETraceParams *p,
 {
     unsigned i;
 
-    t->ienable = bits_get(b, pos, 1);
+    t->ienable = etrace_bits_get(b, pos, 1);
     if (p->protocol < ETRACE_PROTOCOL_2_1) {
-        t->encoder_mode = bits_get(b, pos, ETRACE_ENCODER_MODE_BITS);
-        t->qual_status = bits_get(b, pos, 2);
-        t->ioptions = bits_get(b, pos, ETRACE_IOPTIONS_BITS);
-        t->denable = bits_get(b, pos, 1);
-        t->dloss = bits_get(b, pos, 1);
-        t->doptions = bits_get(b, pos, ETRACE_DOPTIONS_BITS);
+        t->encoder_mode = etrace_bits_get(b, pos, ETRACE_ENCODER_MODE_BITS);
+        t->qual_status = etrace_bits_get(b, pos, 2);
+        t->ioptions = etrace_bits_get(b, pos, ETRACE_IOPTIONS_BITS);
+        t->denable = etrace_bits_get(b, pos, 1);
+        t->dloss = etrace_bits_get(b, pos, 1);
+        t->doptions = etrace_bits_get(b, pos, ETRACE_DOPTIONS_BITS);
         return;
     }
-    t->encoder_mode = bits_get(b, pos, 2);
-    t->qual_status = bits_get(b, pos, 2);
+    t->encoder_mode = etrace_bits_get(b, pos, 2);
+    t->qual_status = etrace_bits_get(b, pos, 2);
     for (i = 0; i < ARRAY_SIZE(ssp_options); i++) {
-        t->ioptions |= bits_get(b, pos, 1) ? ssp_options[i] : 0;
+        t->ioptions |= etrace_bits_get(b, pos, 1) ? ssp_options[i] : 0;
     }
-    t->iret_ext = bits_get(b, pos, 1);
-    t->time_width = bits_get(b, pos, 3);
-    t->f0s_width = bits_get(b, pos, 2);
-    t->return_stack_size = bits_get(b, pos, 3);
-    t->call_counter_size = bits_get(b, pos, 4);
-    t->bpred_size = bits_get(b, pos, 3);
-    t->cache_size = bits_get(b, pos, 3);
-    t->denable = bits_get(b, pos, 1);
-    t->dloss = bits_get(b, pos, 1);
-    t->doptions = bits_get(b, pos, ETRACE_SSP_DOPTIONS_BITS);
+    t->iret_ext = etrace_bits_get(b, pos, 1);
+    t->time_width = etrace_bits_get(b, pos, 3);
+    t->f0s_width = etrace_bits_get(b, pos, 2);
+    t->return_stack_size = etrace_bits_get(b, pos, 3);
+    t->call_counter_size = etrace_bits_get(b, pos, 4);
+    t->bpred_size = etrace_bits_get(b, pos, 3);
+    t->cache_size = etrace_bits_get(b, pos, 3);
+    t->denable = etrace_bits_get(b, pos, 1);
+    t->dloss = etrace_bits_get(b, pos, 1);
+    t->doptions = etrace_bits_get(b, pos, ETRACE_SSP_DOPTIONS_BITS);
 }
 
 bool etrace_te_inst_unpack(ETraceTeInst *t, const ETraceParams *p,
@@ -439,17 +406,17 @@ bool etrace_te_inst_unpack(ETraceTeInst *t, const ETraceParams *p,
     if (!len || len > ETRACE_PAYLOAD_MAX_BYTES) {
         return false;
     }
-    bits_load(b, payload, len);
-    t->format = bits_get(b, &pos, 2);
+    etrace_bits_load(b, payload, len);
+    t->format = etrace_bits_get(b, &pos, 2);
     switch (t->format) {
     case ETRACE_FMT_EXT:
         /* Without a subformat field, the one optional format. */
-        t->subformat = p->f0s_width ? bits_get(b, &pos, p->f0s_width) :
+        t->subformat = p->f0s_width ? etrace_bits_get(b, &pos, p->f0s_width) :
                        p->cache_size ? ETRACE_EXT_JUMP_CACHE :
                        ETRACE_EXT_BRANCH_COUNT;
         if (t->subformat == ETRACE_EXT_BRANCH_COUNT && p->bpred_size) {
-            t->branch_count = bits_get(b, &pos, 32);
-            t->branch_fmt = bits_get(b, &pos, 2);
+            t->branch_count = etrace_bits_get(b, &pos, 32);
+            t->branch_fmt = etrace_bits_get(b, &pos, 2);
             if (t->branch_fmt == 1) {
                 return false;
             }
@@ -461,18 +428,18 @@ bool etrace_te_inst_unpack(ETraceTeInst *t, const ETraceParams *p,
         if (t->subformat != ETRACE_EXT_JUMP_CACHE || !p->cache_size) {
             return false;
         }
-        t->index = bits_get(b, &pos, p->cache_size);
-        t->branches = bits_get(b, &pos, 5);
+        t->index = etrace_bits_get(b, &pos, p->cache_size);
+        t->branches = etrace_bits_get(b, &pos, 5);
         if (t->branches) {
-            t->branch_map = bits_get(b, &pos,
+            t->branch_map = etrace_bits_get(b, &pos,
                                      etrace_map_bits(t->branches));
         }
-        t->irreport = bits_get(b, &pos, 1);
-        t->irdepth = bits_get(b, &pos, etrace_irdepth_bits(p));
+        t->irreport = etrace_bits_get(b, &pos, 1);
+        t->irdepth = etrace_bits_get(b, &pos, etrace_irdepth_bits(p));
         return true;
     case ETRACE_FMT_BRANCH:
-        t->branches = bits_get(b, &pos, 5);
-        t->branch_map = bits_get(b, &pos,
+        t->branches = etrace_bits_get(b, &pos, 5);
+        t->branch_map = etrace_bits_get(b, &pos,
                                  etrace_map_bits(t->branches));
         if (t->branches) {
             unpack_address_tail(t, p, b, &pos);
@@ -482,7 +449,7 @@ bool etrace_te_inst_unpack(ETraceTeInst *t, const ETraceParams *p,
         unpack_address_tail(t, p, b, &pos);
         return true;
     case ETRACE_FMT_SYNC:
-        t->subformat = bits_get(b, &pos, 2);
+        t->subformat = etrace_bits_get(b, &pos, 2);
         if (t->subformat == ETRACE_SYNC_SUPPORT) {
             unpack_support(t, p, b, &pos);
             return true;
@@ -490,16 +457,16 @@ bool etrace_te_inst_unpack(ETraceTeInst *t, const ETraceParams *p,
         if (t->subformat == ETRACE_SYNC_CONTEXT) {
             return false;
         }
-        t->branch = bits_get(b, &pos, 1);
-        t->privilege = bits_get(b, &pos, p->privilege_width);
+        t->branch = etrace_bits_get(b, &pos, 1);
+        t->privilege = etrace_bits_get(b, &pos, p->privilege_width);
         if (t->subformat == ETRACE_SYNC_TRAP) {
-            t->ecause = bits_get(b, &pos, p->ecause_width);
-            t->interrupt = bits_get(b, &pos, 1);
-            t->thaddr = bits_get(b, &pos, 1);
+            t->ecause = etrace_bits_get(b, &pos, p->ecause_width);
+            t->interrupt = etrace_bits_get(b, &pos, 1);
+            t->thaddr = etrace_bits_get(b, &pos, 1);
         }
-        t->address = bits_get(b, &pos, address_bits(p));
+        t->address = etrace_bits_get(b, &pos, address_bits(p));
         if (t->subformat == ETRACE_SYNC_TRAP && !t->interrupt) {
-            t->tval = bits_get(b, &pos, p->iaddress_width);
+            t->tval = etrace_bits_get(b, &pos, p->iaddress_width);
         }
         return true;
     default:

@@ -247,6 +247,70 @@ typedef struct ETraceBits {
 } ETraceBits;
 
 /**
+ * etrace_bits_put: append a field to a packet being built
+ * @b: the packet, zero past @b->len
+ * @value: the field; only its low @width bits are taken
+ * @width: its width, at most 64; the packet stays within ETRACE_BITS_MAX
+ */
+static inline void etrace_bits_put(ETraceBits *b, uint64_t value,
+                                   unsigned width)
+{
+    unsigned word = b->len / 64, off = b->len % 64;
+
+    if (width < 64) {
+        value &= (UINT64_C(1) << width) - 1;
+    }
+    b->w[word] |= value << off;
+    if (off && off + width > 64) {
+        b->w[word + 1] |= value >> (64 - off);
+    }
+    b->len += width;
+}
+
+/**
+ * etrace_bits_get: read a field of a payload
+ * @b: the payload, from etrace_bits_load()
+ * @pos: the field's first bit; advanced past it
+ * @width: its width, at most 64
+ *
+ * Bits past the payload repeat its last bit (sign-based compression).
+ */
+static inline uint64_t etrace_bits_get(const ETraceBits *b, unsigned *pos,
+                                       unsigned width)
+{
+    unsigned at = *pos, word = at / 64, off = at % 64;
+    uint64_t sign = b->w[ARRAY_SIZE(b->w) - 1] >> 63 ? UINT64_MAX : 0;
+    uint64_t v;
+
+    *pos += width;
+    if (word >= ARRAY_SIZE(b->w)) {
+        v = sign;
+    } else {
+        v = b->w[word] >> off;
+        if (off) {
+            v |= (word + 1 < ARRAY_SIZE(b->w) ? b->w[word + 1] : sign)
+                 << (64 - off);
+        }
+    }
+    return width < 64 ? v & ((UINT64_C(1) << width) - 1) : v;
+}
+
+/**
+ * etrace_bits_load: a payload, sign-extended to the whole of @b
+ * @b: output
+ * @data: the payload bytes
+ * @len: their number, at least 1 and at most ETRACE_BITS_MAX / 8
+ */
+void etrace_bits_load(ETraceBits *b, const uint8_t *data, unsigned len);
+
+/**
+ * etrace_bits_sign_fill: fill the bits of @b past @b->len with copies of
+ * its last bit, as etrace_compressed_bits() expects
+ * @b: a packet of at least one bit
+ */
+void etrace_bits_sign_fill(ETraceBits *b);
+
+/**
  * etrace_map_bits: length of the branch map of a format 1 packet
  * @branches: its branches field
  *
