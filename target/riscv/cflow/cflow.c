@@ -68,9 +68,10 @@ void riscv_cf_update_needs(CPURISCVState *env)
     }
     /*
      * Branch-map mode for the one consumer that asks, unless another
-     * needs events (whose sync points could fall inside a block).
+     * needs events (whose sync points could fall inside a block), or
+     * it needs data events, which are ordered after their block's.
      */
-    if (bmap &&
+    if (bmap && !((others | bmap) & RISCV_CFLOW_NEED_DATA) &&
         !(others & (RISCV_CFLOW_NEED_TYPES | RISCV_CFLOW_NEED_BLOCKS))) {
         needs = others | (bmap & ~(RISCV_CFLOW_NEED_TYPES |
                                    RISCV_CFLOW_NEED_BLOCKS));
@@ -82,8 +83,8 @@ void riscv_cf_update_needs(CPURISCVState *env)
     } else if (cf->insn_step) {
         needs |= RISCV_CFLOW_NEED_STEP;
     }
-    if ((needs & (RISCV_CFLOW_NEED_TYPES | RISCV_CFLOW_NEED_BLOCKS)) &&
-        !cf->buf) {
+    if ((needs & (RISCV_CFLOW_NEED_TYPES | RISCV_CFLOW_NEED_BLOCKS |
+                  RISCV_CFLOW_NEED_DATA)) && !cf->buf) {
         cf->buf = g_new(RISCVCFEvent, RISCV_CFLOW_BUF_EVENTS);
     }
     cf->tb_needs = needs & RISCV_CFLOW_NEED_ALL;
@@ -223,25 +224,49 @@ void riscv_cf_reset(CPURISCVState *env)
     riscv_cf_bmap_arm(env, 0, true);
 }
 
-static void cf_unwind_block(CPURISCVState *env, uint64_t left, bool prev_rvc)
+/*
+ * The instruction at @index of the running block did not retire, nor the
+ * @left - 1 after it: take back the data events of those instructions,
+ * and cut the block's event back to the instructions before it.
+ */
+static void cf_unwind_block(CPURISCVState *env, unsigned index,
+                            uint64_t left, bool prev_rvc)
 {
     RISCVCFState *cf = &env->cf;
     RISCVCFEvent *ev;
 
     /*
-     * The block's event is the last one: it is appended when the block
-     * starts, a full buffer is drained before an append, not after, and
-     * a transfer is appended only once its instruction can no longer
-     * trap.
+     * The block's event is the last one but for the data events of its
+     * instructions: it is appended when the block starts, with room for
+     * them (a full buffer is drained before the block, not after), and a
+     * transfer is appended only once its instruction can no longer trap.
      */
+    while (cf->fill) {
+        ev = &cf->buf[cf->fill / sizeof(RISCVCFEvent) - 1];
+        if (riscv_cf_event_kind(ev) != RISCV_CFLOW_EV_DATA ||
+            ev->count < index) {
+            break;
+        }
+        cf->fill -= sizeof(RISCVCFEvent);
+    }
     if (!cf->fill) {
         return;
     }
     ev = &cf->buf[cf->fill / sizeof(RISCVCFEvent) - 1];
+    if (riscv_cf_event_kind(ev) == RISCV_CFLOW_EV_DATA) {
+        /* data events of retired instructions: the block's is before */
+        unsigned i = cf->fill / sizeof(RISCVCFEvent) - 1;
+
+        while (i && riscv_cf_event_kind(&cf->buf[i]) == RISCV_CFLOW_EV_DATA) {
+            i--;
+        }
+        ev = &cf->buf[i];
+    }
     if (riscv_cf_event_kind(ev) != RISCV_CFLOW_EV_BLOCK) {
         return;
     }
     if (ev->count <= left) {
+        /* it retired nothing, and so made no access */
         cf->fill -= sizeof(RISCVCFEvent);
         return;
     }
@@ -296,8 +321,8 @@ void riscv_cf_unwind(CPURISCVState *env, const TranslationBlock *tb,
     if (needs & RISCV_CFLOW_NEED_INSNS) {
         env->cf.insns -= left;
     }
-    if (needs & RISCV_CFLOW_NEED_BLOCKS) {
-        cf_unwind_block(env, left, uw2 & RISCV_CFLOW_UW2_PREV_RVC);
+    if (needs & (RISCV_CFLOW_NEED_BLOCKS | RISCV_CFLOW_NEED_DATA)) {
+        cf_unwind_block(env, index, left, uw2 & RISCV_CFLOW_UW2_PREV_RVC);
     }
     if (needs & RISCV_CFLOW_NEED_BMAP) {
         cf_unwind_bmap(env, index, uw2 & RISCV_CFLOW_UW2_PREV_RVC);
@@ -311,7 +336,7 @@ void riscv_cf_insn_trapped(CPURISCVState *env, uintptr_t ra)
     TranslationBlock *tb;
 
     if ((env->cf.tb_needs & (RISCV_CFLOW_NEED_INSNS | RISCV_CFLOW_NEED_BLOCKS |
-                             RISCV_CFLOW_NEED_BMAP)) &&
+                             RISCV_CFLOW_NEED_BMAP | RISCV_CFLOW_NEED_DATA)) &&
         cpu_unwind_state_data(env_cpu(env), ra, data)) {
         tb = tcg_tb_lookup(ra);
         riscv_cf_unwind(env, tb, data[2]);
@@ -366,14 +391,20 @@ const VMStateDescription vmstate_riscv_cf = {
 /*
  * The event log: a consumer that turns the hart's whole event stream
  * into the riscv_cf_* trace events.  It registers only when
- * riscv_cf_block is enabled at startup ("-trace riscv_cf_*"), and then
- * asks for block events and every transfer type in every mode, so that
+ * riscv_cf_block or riscv_cf_data is enabled at startup ("-trace
+ * riscv_cf_*"), and then asks for block events and every transfer type
+ * in every mode, and data events with riscv_cf_data, so that
  * what a trace encoder or CTR is fed can be compared with QEMU's own
  * record of execution (tests/scripts/test-cflow-log.py).
  */
 static uint32_t cf_log_needs(CPURISCVState *env, void *opaque)
 {
-    return RISCV_CFLOW_NEED_BLOCKS | RISCV_CFLOW_NEED_TYPES;
+    uint32_t needs = RISCV_CFLOW_NEED_BLOCKS | RISCV_CFLOW_NEED_TYPES;
+
+    if (trace_event_get_state_backends(TRACE_RISCV_CF_DATA)) {
+        needs |= RISCV_CFLOW_NEED_DATA;
+    }
+    return needs;
 }
 
 /*
@@ -393,6 +424,12 @@ static void cf_log_drain(CPURISCVState *env, void *opaque,
                                  ev[i].info & RISCV_CFLOW_EV_FIRST_RVC ? 2 : 4,
                                  ev[i].info & RISCV_CFLOW_EV_LAST_RVC ? 2 : 4,
                                  ev[i].count);
+        } else if (riscv_cf_event_kind(&ev[i]) == RISCV_CFLOW_EV_DATA) {
+            trace_riscv_cf_data(env->mhartid, riscv_cf_event_type(&ev[i]),
+                                1u << ((ev[i].info &
+                                        RISCV_CFLOW_EV_DATA_SIZE) >>
+                                       RISCV_CFLOW_EV_DATA_SIZE_SHIFT),
+                                ev[i].src & mask, ev[i].dst, ev[i].count);
         } else {
             trace_riscv_cf_transfer(env->mhartid, riscv_cf_event_type(&ev[i]),
                                     ev[i].src & mask, ev[i].dst & mask);
@@ -430,7 +467,8 @@ static const RISCVCFConsumerOps cf_log_consumer = {
 
 void riscv_cf_realize(RISCVCPU *cpu)
 {
-    if (trace_event_get_state_backends(TRACE_RISCV_CF_BLOCK)) {
+    if (trace_event_get_state_backends(TRACE_RISCV_CF_BLOCK) ||
+        trace_event_get_state_backends(TRACE_RISCV_CF_DATA)) {
         riscv_cf_register(&cpu->env, &cf_log_consumer, NULL);
     }
 }

@@ -73,13 +73,24 @@
  * it has without it, which apply when it is not granted.
  */
 #define RISCV_CFLOW_NEED_BMAP          BIT(21)
+/*
+ * Append an event for every data access an instruction retires (loads,
+ * stores): the E-Trace data trace interface's unified signalling.  Data
+ * events follow the event of their block, in the order the accesses were
+ * made; a block reserves room for all of them when it starts, so that an
+ * instruction that traps can take back the accesses it made
+ * (riscv_cf_unwind()).  Like the needs for events, it keeps the hart out
+ * of branch-map mode.
+ */
+#define RISCV_CFLOW_NEED_DATA          BIT(22)
 #define RISCV_CFLOW_NEED_ALL           (RISCV_CFLOW_NEED_TYPES | \
                                      RISCV_CFLOW_NEED_INSNS | \
                                      RISCV_CFLOW_NEED_BLOCKS | \
                                      RISCV_CFLOW_NEED_STEP | \
                                      RISCV_CFLOW_NEED_SIJUMP | \
                                      RISCV_CFLOW_NEED_INSN_LIMIT | \
-                                     RISCV_CFLOW_NEED_BMAP)
+                                     RISCV_CFLOW_NEED_BMAP | \
+                                     RISCV_CFLOW_NEED_DATA)
 
 /*
  * RISCVCFState.bm_state: no block retired since the consumer last looked;
@@ -130,6 +141,22 @@
 #define RISCV_CFLOW_EV_TYPE_MASK       0xff
 #define RISCV_CFLOW_EV_TRANSFER        1
 #define RISCV_CFLOW_EV_BLOCK           2
+/*
+ * A data access (RISCV_CFLOW_NEED_DATA): @src its address (the effective
+ * address, pointer masking applied), @dst the value read (loads) or
+ * written (stores), zero-extended from its size, @insns unused, @count
+ * the index of its instruction in its block; the type field holds its
+ * RISCV_CFLOW_DATA_* type.
+ */
+#define RISCV_CFLOW_EV_DATA            3
+/* Data: log2 of the access's bytes. */
+#define RISCV_CFLOW_EV_DATA_SIZE_SHIFT 16
+#define RISCV_CFLOW_EV_DATA_SIZE       MAKE_64BIT_MASK(16, 2)
+/* Data access types (the dtype values of E-Trace's data interface). */
+#define RISCV_CFLOW_DATA_LOAD          0
+#define RISCV_CFLOW_DATA_STORE         1
+/* Data events a block holds at most: a longer block ends before. */
+#define RISCV_CFLOW_TB_DATA_MAX        64
 /* Block: its last retired instruction is 2 bytes long (else 4). */
 #define RISCV_CFLOW_EV_LAST_RVC        BIT(16)
 /* Block: its first instruction is 2 bytes long (else 4). */
