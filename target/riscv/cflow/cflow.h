@@ -152,6 +152,11 @@
 /* Data: log2 of the access's bytes. */
 #define RISCV_CFLOW_EV_DATA_SIZE_SHIFT 16
 #define RISCV_CFLOW_EV_DATA_SIZE       MAKE_64BIT_MASK(16, 2)
+/*
+ * Data: one of the accesses of an instruction that makes several
+ * (cm.push, cm.pop, cm.popret, cm.popretz), in the order it makes them.
+ */
+#define RISCV_CFLOW_EV_DATA_MMA        BIT(18)
 /* Data access types (the dtype values of E-Trace's data interface). */
 #define RISCV_CFLOW_DATA_LOAD          0
 #define RISCV_CFLOW_DATA_STORE         1
