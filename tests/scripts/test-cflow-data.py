@@ -12,15 +12,26 @@ memory accesses of every instruction (QEMU's test plugin
 tests/tcg/plugins/mem.c with print-accesses=true: instruction address,
 access address, size, load or store, value) and what it translated
 (-d in_asm, for the instruction sizes).  The data events must be the
-plugin's accesses, in the same order, each with the same type, size,
-address and value, up to the end of the run (the last events may still
-be buffered when the guest's finisher stops QEMU); and the instruction
-each data event names (its index in the block of the last block event)
-must be the one the plugin names.  An instruction that traps retires no
-access: the plugin's accesses of an instruction that an exception then
-leaves (QEMU's -d int record: its epc) are not expected (a cm.push
-faulting on its third store, an sspopchk whose check fails).  Prints the
-first divergence.
+plugin's accesses, in the same order, up to the end of the run (the last
+events may still be buffered when the guest's finisher stops QEMU), each
+at the instruction the plugin names (the event's index in the block of
+the last block event):
+
+  load, store        one access of the same type, size, address, value
+  store conditional  the plugin's read and write of the compare-and-swap
+                     QEMU makes of it: the write is the value stored
+  AMO                a read of the event's value and a write of the
+                     operation's result on it and the event's operand
+                     (a swap: the operand; max and min: signed or not)
+  compare-and-swap   a swap that swapped is as an AMO swap; a failed one
+                     a read of its value and a write of the same value
+  failed SC          nothing (no reservation there) or a read and a
+                     write of the same value
+
+An instruction that traps retires no access: the plugin's accesses of an
+instruction that an exception then leaves (QEMU's -d int record: its
+epc) are not expected (a cm.push faulting on its third store, an
+sspopchk whose check fails).  Prints the first divergence.
 """
 
 import os
@@ -32,7 +43,8 @@ from rvcfo import cli, qemu, record
 
 BLOCK = re.compile(r'riscv_cf_block hart \d+: block 0x([0-9a-f]+)\.\.')
 DATA = re.compile(r'riscv_cf_data hart \d+: data type (\d+) (\d+) bytes '
-                  r'at 0x([0-9a-f]+) value 0x([0-9a-f]+) insn (\d+)')
+                  r'at 0x([0-9a-f]+) value 0x([0-9a-f]+) operand '
+                  r'0x([0-9a-f]+) insn (\d+)')
 ACCESS = re.compile(r'^0x([0-9a-f]+),[^,]*,0x([0-9a-f]+),0x[0-9a-f]+,'
                     r'(\d+),(load|store),0x([0-9a-f]+)$')
 EXCEPTION = re.compile(r'riscv_cpu_do_interrupt: hart:\d+, async:0, '
@@ -73,7 +85,8 @@ def parse(log):
             if m:
                 events.append((int(m.group(1)), int(m.group(2)),
                                int(m.group(3), 16), int(m.group(4), 16),
-                               first, int(m.group(5))))
+                               int(m.group(5), 16), first,
+                               int(m.group(6))))
     return events, accesses, rec.code
 
 
@@ -88,9 +101,62 @@ def insn_pc(code, first, index):
     return pc
 
 
+LOAD, STORE, CAS_FAIL, SWAP, SC_FAIL = 0, 1, 7, 8, 15
+NAMES = {0: 'load', 1: 'store', 7: 'failed CAS', 8: 'swap', 9: 'add',
+         10: 'and', 11: 'or', 12: 'xor', 13: 'max', 14: 'min',
+         15: 'failed SC'}
+
+
 def show(a):
-    kind = 'store' if a[0] else 'load'
-    return f'{kind} {a[1]} bytes at 0x{a[2]:x} value 0x{a[3]:x}'
+    """An event or an access, for messages."""
+    text = (f'{NAMES.get(a[0], a[0])} {a[1]} bytes at 0x{a[2]:x} '
+            f'value 0x{a[3]:x}')
+    return text + (f' operand 0x{a[4]:x}' if len(a) > 6 and a[0] >= 7
+                   else '')
+
+
+def signed(v, nbytes):
+    bits = 8 * nbytes
+    return v - (1 << bits) if v >> (bits - 1) else v
+
+
+def amo_results(kind, old, op, nbytes):
+    """What an AMO of @kind may write after reading @old."""
+    mask = (1 << 8 * nbytes) - 1
+    if kind == SWAP:
+        return {op}
+    if kind == 9:
+        return {(old + op) & mask}
+    if kind in (10, 11, 12):
+        return {{10: old & op, 11: old | op, 12: old ^ op}[kind]}
+    pick = max if kind == 13 else min
+    return {pick(old, op),
+            pick(signed(old, nbytes), signed(op, nbytes)) & mask}
+
+
+def expect(ev, pc, accesses, k):
+    """The plugin's accesses from @k on that event @ev at @pc stands for:
+    (how many, None), or (0, why not)."""
+    kind, nbytes, addr, value = ev[:4]
+    here = [a for a in accesses[k:k + 2] if a[4] == pc]
+    if kind in (LOAD, STORE) and not (kind == STORE and here and
+                                      here[0][0] == LOAD):
+        if not here or here[0][:4] != (kind, nbytes, addr, value):
+            return 0, 'the access differs'
+        return 1, None
+    if kind == SC_FAIL and not here:
+        return 0, None
+    if len(here) < 2 or here[0][0] != LOAD or here[1][0] != STORE or \
+            here[0][1:3] != (nbytes, addr) or here[1][1:3] != (nbytes, addr):
+        return 0, 'not a read and a write of the same bytes'
+    old, new = here[0][3], here[1][3]
+    if kind == STORE:
+        ok = new == value
+    elif kind in (SC_FAIL, CAS_FAIL):
+        ok = new == old and (kind == SC_FAIL or old == value)
+    else:
+        ok = old == value and new in amo_results(kind, old, ev[4], nbytes)
+    return (2, None) if ok else (0, 'the values differ')
 
 
 def main():
@@ -113,29 +179,27 @@ def main():
         sys.exit('the plugin recorded no access')
     if not events:
         sys.exit('no data events: is the riscv_cf_data trace event on?')
+    k = 0
     for i, ev in enumerate(events):
-        want = accesses[i] if i < len(accesses) else None
-        if want is None or ev[:4] != want[:4]:
-            print(f'data event {i} differs:')
-            for j in range(max(0, i - 4), min(len(events), i + 3)):
-                mark = '>' if j == i else ' '
-                rec = show(accesses[j]) if j < len(accesses) else '(none)'
-                print(f' {mark} QEMU accessed {rec}\n'
-                      f'   pipeline     {show(events[j])}')
+        pc = insn_pc(code, ev[5], ev[6]) if ev[5] is not None else None
+        n, why = expect(ev, pc, accesses, k)
+        if why:
+            print(f'data event {i} ({show(ev)}, instruction '
+                  f'{"?" if pc is None else hex(pc)}): {why}; QEMU '
+                  f'accessed, from access {k}:')
+            for a in accesses[max(0, k - 3):k + 4]:
+                print(f'   0x{a[4]:x}: {show(a)}')
             sys.exit(1)
-        pc = insn_pc(code, ev[4], ev[5]) if ev[4] is not None else None
-        if pc != want[4]:
-            sys.exit(f'data event {i} ({show(ev)}) names instruction '
-                     f'{ev[5]} of the block at '
-                     f'{"?" if ev[4] is None else hex(ev[4])}: '
-                     f'{"?" if pc is None else hex(pc)}, not the '
-                     f'accessing instruction 0x{want[4]:x}')
-    if len(events) + TAIL < len(accesses):
+        k += n
+    if len(events) + TAIL < len(accesses) or k + TAIL < len(accesses):
         sys.exit(f'{len(events)} data events for {len(accesses)} accesses')
-    loads = sum(1 for e in events if e[0] == 0)
-    print(f'{len(events)} data events ({loads} loads, '
-          f'{len(events) - loads} stores) equal QEMU\'s record of '
-          f'{len(accesses)} accesses, each at its instruction')
+    kinds = {}
+    for e in events:
+        kinds[NAMES.get(e[0], e[0])] = kinds.get(NAMES.get(e[0], e[0]), 0) + 1
+    print(f'{len(events)} data events ('
+          f'{", ".join(f"{n} {k}" for k, n in sorted(kinds.items()))}) '
+          f'equal QEMU\'s record of {k} of its {len(accesses)} accesses, '
+          f'each at its instruction')
 
 
 if __name__ == '__main__':

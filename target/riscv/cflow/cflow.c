@@ -429,7 +429,8 @@ static void cf_log_drain(CPURISCVState *env, void *opaque,
                                 1u << ((ev[i].info &
                                         RISCV_CFLOW_EV_DATA_SIZE) >>
                                        RISCV_CFLOW_EV_DATA_SIZE_SHIFT),
-                                ev[i].src & mask, ev[i].dst, ev[i].count);
+                                ev[i].src & mask, ev[i].dst, ev[i].insns,
+                                ev[i].count);
         } else {
             trace_riscv_cf_transfer(env->mhartid, riscv_cf_event_type(&ev[i]),
                                     ev[i].src & mask, ev[i].dst & mask);

@@ -144,9 +144,9 @@
 /*
  * A data access (RISCV_CFLOW_NEED_DATA): @src its address (the effective
  * address, pointer masking applied), @dst the value read (loads) or
- * written (stores), zero-extended from its size, @insns unused, @count
- * the index of its instruction in its block; the type field holds its
- * RISCV_CFLOW_DATA_* type.
+ * written (stores), zero-extended from its size, @insns an atomic's
+ * operand (else 0), @count the index of its instruction in its block;
+ * the type field holds its RISCV_CFLOW_DATA_* type.
  */
 #define RISCV_CFLOW_EV_DATA            3
 /* Data: log2 of the access's bytes. */
@@ -157,9 +157,24 @@
  * (cm.push, cm.pop, cm.popret, cm.popretz), in the order it makes them.
  */
 #define RISCV_CFLOW_EV_DATA_MMA        BIT(18)
-/* Data access types (the dtype values of E-Trace's data interface). */
+/*
+ * Data access types: the dtype values of E-Trace's data interface.  An
+ * AMO's value is the one read (what rd gets), @insns its operand (rs2).
+ * A compare-and-swap that swapped is a swap (value read, rs2); one that
+ * did not, RISCV_CFLOW_DATA_CAS_FAIL with the same fields.  A store
+ * conditional that failed has no value.
+ */
 #define RISCV_CFLOW_DATA_LOAD          0
 #define RISCV_CFLOW_DATA_STORE         1
+#define RISCV_CFLOW_DATA_CAS_FAIL      7
+#define RISCV_CFLOW_DATA_AMO_SWAP      8
+#define RISCV_CFLOW_DATA_AMO_ADD       9
+#define RISCV_CFLOW_DATA_AMO_AND       10
+#define RISCV_CFLOW_DATA_AMO_OR        11
+#define RISCV_CFLOW_DATA_AMO_XOR       12
+#define RISCV_CFLOW_DATA_AMO_MAX       13
+#define RISCV_CFLOW_DATA_AMO_MIN       14
+#define RISCV_CFLOW_DATA_SC_FAIL       15
 /* Data events a block holds at most: a longer block ends before. */
 #define RISCV_CFLOW_TB_DATA_MAX        64
 /* Block: its last retired instruction is 2 bytes long (else 4). */
