@@ -7,7 +7,8 @@
  *
  * Integer loads of every width and sign, stores of every width from
  * registers with high bits set, the compressed forms (sp-based too),
- * floating-point loads and stores (F, D, Zfh, compressed), unaligned
+ * floating-point loads and stores (F, D, Zfh, compressed), hypervisor
+ * loads and stores (hlv, hlvx, hsv, run in M-mode), unaligned
  * accesses and one across a page, a load that faults with accesses
  * before it in its block (the block is cut, those accesses stay), and a
  * straight run of 80 loads (a block holds at most
@@ -18,7 +19,7 @@
 #define FINISHER    0x00100000
 #define MSTATUS_FS  0x6000
 
-    .option arch, +zfh
+    .option arch, +zfh, +h
     .section .text.start, "ax"
     .globl _start
 _start:
@@ -30,6 +31,11 @@ _start:
     csrs mstatus, t0
     la sp, stack_top
     la s0, data
+    /* hlv/hsv access as VS/VU: one PMP region over everything */
+    li t0, -1
+    csrw pmpaddr0, t0
+    li t0, 0x1f
+    csrw pmpcfg0, t0
 
     /* integer loads: every width, signed and unsigned */
     lb a0, 0(s0)
@@ -71,6 +77,18 @@ _start:
     c.fsd fa0, 72(a0)
     c.fsdsp fa0, 16(sp)
     c.fldsp fa1, 16(sp)
+
+    /* hypervisor loads and stores (bare translation: the same bytes) */
+    hlv.w a0, (s0)
+    hlv.bu a1, (s0)
+    hlv.d a2, (s0)
+    mv a3, s0
+    hlv.hu a3, (a3)                 /* rd is rs1 */
+    addi a4, s0, 88
+    hsv.w a0, (a4)
+    hsv.d a2, (a4)
+    la a5, _start
+    hlvx.wu a5, (a5)
 
     /* unaligned, and across a page */
     lw a0, 1(s0)
