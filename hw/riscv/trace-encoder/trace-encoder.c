@@ -679,9 +679,10 @@ static void te_drain(CPURISCVState *env, void *opaque,
                              ev[i].dst & mask,
                              ev[i].info & RISCV_CFLOW_EV_LAST_RVC ? 2 : 4,
                              ev[i].count, priv, first_time, last_time);
-        } else {
+        } else if (riscv_cf_event_kind(&ev[i]) == RISCV_CFLOW_EV_TRANSFER) {
             te_transfer(s, ev[i].src & mask, ev[i].info);
         }
+        /* data events are another consumer's (the encoder has no data) */
     }
     if (timed) {
         s->an_time = map.now;

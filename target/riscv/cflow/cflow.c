@@ -425,7 +425,8 @@ static void cf_log_drain(CPURISCVState *env, void *opaque,
                                  ev[i].info & RISCV_CFLOW_EV_LAST_RVC ? 2 : 4,
                                  ev[i].count);
         } else if (riscv_cf_event_kind(&ev[i]) == RISCV_CFLOW_EV_DATA) {
-            trace_riscv_cf_data(env->mhartid, riscv_cf_event_type(&ev[i]),
+            trace_riscv_cf_data(env->mhartid,
+                                riscv_cf_event_data_type(&ev[i]),
                                 1u << ((ev[i].info &
                                         RISCV_CFLOW_EV_DATA_SIZE) >>
                                        RISCV_CFLOW_EV_DATA_SIZE_SHIFT),

@@ -145,8 +145,10 @@
  * A data access (RISCV_CFLOW_NEED_DATA): @src its address (the effective
  * address, pointer masking applied), @dst the value read (loads) or
  * written (stores), zero-extended from its size, @insns an atomic's
- * operand (else 0), @count the index of its instruction in its block;
- * the type field holds its RISCV_CFLOW_DATA_* type.
+ * operand (else 0), @count the index of its instruction in its block.
+ * Its RISCV_CFLOW_DATA_* type is in RISCV_CFLOW_EV_DATA_TYPE; the
+ * transfer type field is CTRDATA_TYPE_NONE, as for a block, so that a
+ * consumer that only looks at transfer types (CTR) passes over it.
  */
 #define RISCV_CFLOW_EV_DATA            3
 /* Data: log2 of the access's bytes. */
@@ -157,6 +159,8 @@
  * (cm.push, cm.pop, cm.popret, cm.popretz), in the order it makes them.
  */
 #define RISCV_CFLOW_EV_DATA_MMA        BIT(18)
+#define RISCV_CFLOW_EV_DATA_TYPE_SHIFT 24
+#define RISCV_CFLOW_EV_DATA_TYPE       MAKE_64BIT_MASK(24, 4)
 /*
  * Data access types: the dtype values of E-Trace's data interface.  An
  * AMO's value is the one read (what rd gets), @insns its operand (rs2).
@@ -223,6 +227,13 @@ static inline CTRType riscv_cf_event_type(const RISCVCFEvent *ev)
 static inline unsigned riscv_cf_event_kind(const RISCVCFEvent *ev)
 {
     return (ev->info & RISCV_CFLOW_EV_KIND_MASK) >> RISCV_CFLOW_EV_KIND_SHIFT;
+}
+
+/* A data event's RISCV_CFLOW_DATA_* type. */
+static inline unsigned riscv_cf_event_data_type(const RISCVCFEvent *ev)
+{
+    return (ev->info & RISCV_CFLOW_EV_DATA_TYPE) >>
+           RISCV_CFLOW_EV_DATA_TYPE_SHIFT;
 }
 
 /*
