@@ -67,6 +67,11 @@ static inline bool etrace_dtype_amo(unsigned dtype)
  * @format_bits: the format field's width: in 2.0, 2 when only loads and
  *               stores are traced, else 3; with MMA/CAS, 0 when only
  *               loads and stores, 1 when multi-memory accesses too, else 2
+ *               (the caller chooses it from what it traces: an atomic
+ *               needs 3 in 2.0 and 2 with MMA/CAS, a multi-memory access
+ *               at least 1).  The 2.0 layouts describe neither a failed
+ *               compare-and-swap nor a multi-memory access: harts with
+ *               Zacas, Zcmp or V use MMA/CAS (dataTracePayload.adoc)
  * @noaddr: trTeDataNoAddr: packets without the address
  * @nodata: trTeDataNoValue: packets without data or operand
  */
@@ -100,7 +105,8 @@ unsigned etrace_data_size_bits(const ETraceDataParams *p);
  *                    (the data-only layout: the data_width_p field)
  * @data_len, @data: the data takes @data_len + 1 bytes (likewise)
  * @address: the address field: full or differential, shifted right by
- *           @size unless @unaligned
+ *           @size unless @unaligned (an atomic's always is: an atomic at
+ *           an address its size does not divide loses the low bits)
  *
  * Which fields a packet has follows from @dtype and the parameters'
  * @noaddr and @nodata: see etrace_te_data_has().  A failed store

@@ -78,6 +78,14 @@ void riscv_cf_update_needs(CPURISCVState *env)
     } else {
         needs = others | (bmap & ~RISCV_CFLOW_NEED_BMAP);
     }
+    /*
+     * Data events follow their block's event: unwinding finds the block
+     * by it, and a consumer that records every transfer type (CTR) reads
+     * a batch without block events as all records.
+     */
+    if (needs & RISCV_CFLOW_NEED_DATA) {
+        needs |= RISCV_CFLOW_NEED_BLOCKS;
+    }
     if (!(needs & RISCV_CFLOW_NEED_INSN_LIMIT)) {
         cf->insn_step = false;
     } else if (cf->insn_step) {

@@ -79,8 +79,9 @@
  * events follow the event of their block, in the order the accesses were
  * made; a block reserves room for all of them when it starts, so that an
  * instruction that traps can take back the accesses it made
- * (riscv_cf_unwind()).  Like the needs for events, it keeps the hart out
- * of branch-map mode.
+ * (riscv_cf_unwind()).  It brings block events with it (a consumer that
+ * needs only data events passes over them), and like them it keeps the
+ * hart out of branch-map mode.
  */
 #define RISCV_CFLOW_NEED_DATA          BIT(22)
 #define RISCV_CFLOW_NEED_ALL           (RISCV_CFLOW_NEED_TYPES | \

@@ -7,7 +7,8 @@
  * succeeds, an SC with no reservation, an SC at another address than its
  * LR, an SC whose word changed since its LR (QEMU's compare fails), an SC
  * whose rd is its rs2, and Zacas compare-and-swap that swaps and that
- * does not, on words, doublewords, bytes and halfwords.  Zacas and Zabha
+ * does not, on words, doublewords, bytes and halfwords, and with rd x0
+ * (compared with 0, which the word there is not).  Zacas and Zabha
  * are written as .insn (the assembler predates them).  Standalone: no
  * runtime; M-mode; -cpu ...,zacas=on,zabha=on.
  */
@@ -68,6 +69,7 @@ _start:
     li a5, -1
     .insn r 0x2f, 3, AMOCAS, a4, s3, a5     /* amocas.d: swaps */
     .insn r 0x2f, 3, AMOCAS, a4, s3, a5     /* amocas.d: fails (a4 old) */
+    .insn r 0x2f, 2, AMOCAS, x0, s0, a1     /* amocas.w, rd x0: fails */
 
     /* Zabha: bytes and halfwords */
     li a1, 0x7f
