@@ -13,7 +13,7 @@
  * runtime; M-mode; -cpu ...,zacas=on,zabha=on.
  */
 
-#define FINISHER    0x00100000
+#include "data-test.S.inc"
 
 /* AMO opcode 0x2f: funct3 0 byte, 1 half, 2 word, 3 double; funct7 */
 #define AMOCAS      0x14
@@ -78,12 +78,7 @@ _start:
     lbu a0, 0(s2)
     .insn r 0x2f, 0, AMOCAS, a0, s2, a1     /* amocas.b: swaps */
 
-    li t0, FINISHER
-    li t1, 0x5555
-    sw t1, 0(t0)
-park:
-    wfi
-    j park
+    DATA_TEST_PASS
 
     .data
     .align 4

@@ -14,7 +14,7 @@
  * hole), then s0 at sp - 24, in the hole.
  */
 
-#define FINISHER    0x00100000
+#include "data-test.S.inc"
 /* cm.push {ra, s0-s2}, -32 and cm.popret {ra, s0-s2}, 32 (Zcmp) */
 #define CM_PUSH_RA_S2   .2byte 0xb872
 #define CM_POPRET_RA_S2 .2byte 0xbe72
@@ -49,30 +49,14 @@ _start:
     CM_PUSH_RA_S2                   /* faults on its third store */
     ld a1, 8(s3)
 
-    li t0, FINISHER
-    li t1, 0x5555
-    sw t1, 0(t0)
-park:
-    wfi
-    j park
+    DATA_TEST_PASS
 
 pushed:
     CM_PUSH_RA_S2
     li s0, 0
     CM_POPRET_RA_S2
 
-/* Skip the faulting instruction (its length from its low bits). */
-    .align 2
-trap:
-    csrr t4, mepc
-    lhu t5, 0(t4)
-    andi t5, t5, 3
-    li t6, 3
-    addi t4, t4, 2
-    bne t5, t6, 1f
-    addi t4, t4, 2
-1:  csrw mepc, t4
-    mret
+    DATA_TEST_TRAP
 
     .data
     .align 4
