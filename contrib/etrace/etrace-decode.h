@@ -12,6 +12,7 @@
 #define ETRACE_DECODE_H
 
 #include "hw/riscv/etrace.h"
+#include "hw/riscv/etrace-data.h"
 #include "bpred.h"
 #include "jtc.h"
 #include "retstack.h"
@@ -31,6 +32,8 @@ typedef enum EtdError {
     ETD_ERR_UNKNOWN_PACKET,         /* a packet the decoder cannot read */
     ETD_ERR_NO_SYNC_SEQUENCE,       /* ends before a sync sequence */
     ETD_ERR_NO_SYNC,                /* a source never synchronised */
+    ETD_ERR_BAD_DATA,               /* a te_data packet not readable */
+    ETD_ERR_DATA_HISTORY,           /* a compressed te_data, no history */
     /* Following the program (decoder.c). */
     ETD_ERR_BRANCHES_MISSING,       /* a branch with no outcome left */
     ETD_ERR_BRANCHES_UNUSED,        /* outcomes left at a reported jump */
@@ -87,6 +90,7 @@ struct EtdBlock {
     uint64_t last;          /* address of the last instruction */
     uint64_t target;        /* ETD_END_BRANCH (taken), ETD_END_JUMP */
     uint64_t rvc;           /* bit i: instruction i is 2 bytes long */
+    uint64_t data;          /* bit i: instruction i accesses data */
     EtdBlock *next_seq;     /* the block at last + size, once looked up */
     EtdBlock *next_target;  /* the block at target, once looked up */
     uint8_t count;          /* instructions, 0 for ETD_END_NOCODE */
@@ -123,6 +127,7 @@ typedef struct EtdInsn {
     uint64_t const_value;
     uint8_t jump_rs1;       /* jalr, c.jr, c.jalr: rs1, and the offset */
     int32_t jump_imm;
+    uint8_t data;           /* data accesses it retires (data trace) */
 } EtdInsn;
 
 typedef struct EtdImage EtdImage;
@@ -151,6 +156,12 @@ bool etd_image_add_bin(EtdImage *img, const char *path, uint64_t addr,
 
 /* Decode Zcmp/Zcmt (cm.*) rather than c.fsdsp/c.sdsp-class encodings. */
 void etd_image_set_zc(EtdImage *img, bool zcmp_zcmt);
+
+/*
+ * Shadow stacks are on (Zicfiss, xenvcfg.SSE): sspush and sspopchk access
+ * memory rather than being no-ops.
+ */
+void etd_image_set_shadow_stack(EtdImage *img, bool on);
 
 /*
  * Calls and returns for implicit return as protocol 2.1 has them (x1 and
@@ -216,6 +227,12 @@ typedef struct EtdSink {
      * the instruction it reports (or the trap, or the gap).
      */
     void (*time)(void *opaque, unsigned src, uint64_t time);
+    /*
+     * A te_data packet's access, in stream order; @has its fields
+     * (ETRACE_DHAS_*); @time its timestamp when @timed.
+     */
+    void (*data)(void *opaque, unsigned src, const ETraceDataAccess *a,
+                 unsigned has, bool timed, uint64_t time);
     void *opaque;
 } EtdSink;
 
@@ -304,6 +321,16 @@ typedef struct EtdDecoder {
     uint64_t traps;
     uint64_t errors;
     uint64_t left;          /* times the flow left the images */
+
+    /*
+     * Data trace: the layouts of the source's te_data packets (noaddr,
+     * nodata and, in 2.1, mmacas as its last support packet said), the
+     * compression history; accesses read, by dtype; their bytes.
+     */
+    ETraceDataParams dparams;
+    ETraceDataHistory dhist;
+    uint64_t accesses[16];
+    uint64_t data_bytes;
 } EtdDecoder;
 
 void etd_decoder_init(EtdDecoder *d, EtdImage *img, const EtdSink *sink,
@@ -321,15 +348,91 @@ void etd_decoder_init(EtdDecoder *d, EtdImage *img, const EtdSink *sink,
 bool etd_decoder_packet(EtdDecoder *d, const ETraceTeInst *t, bool timed,
                         GError **errp);
 
+/**
+ * etd_data_te_inst: what a te_inst packet means to data trace
+ * @d: decoder
+ * @t: the packet
+ *
+ * A format 3 packet ends the compression history; a support packet says
+ * the options of the te_data packets after it.
+ */
+void etd_data_te_inst(EtdDecoder *d, const ETraceTeInst *t);
+
+/**
+ * etd_data_packet: take one te_data packet
+ * @d: decoder
+ * @payload: its payload after the type field; bits past the end repeat
+ *           the last one
+ * @len: bytes of @payload
+ * @timed: @time is the packet's timestamp
+ * @errp: what could not be read (ETD_ERR_BAD_DATA, ETD_ERR_DATA_HISTORY)
+ */
+bool etd_data_packet(EtdDecoder *d, const uint8_t *payload, unsigned len,
+                     bool timed, uint64_t time, GError **errp);
+
+/* The name of an access type ("load", "failed-sc", ...). */
+const char *etd_dtype_name(unsigned dtype);
+
+/*
+ * Accesses tied to their instructions.  QEMU's encoder sends the accesses
+ * of a block before the te_inst packets that report its instructions
+ * (docs/specs/riscv-trace.rst, "Data trace packets"): in order, each
+ * instruction that makes accesses takes the next ones it makes.  Either
+ * may come first: instructions wait for their accesses, accesses for
+ * their instruction.
+ */
+typedef struct EtdTieAccess {
+    ETraceDataAccess a;
+    unsigned has;
+} EtdTieAccess;
+
+typedef struct EtdTieInsn {
+    uint64_t pc;
+    unsigned left;
+} EtdTieInsn;
+
+/* @pc is ETD_NO_PC for an access no instruction took. */
+typedef void EtdTieFn(void *opaque, unsigned src, uint64_t pc,
+                      const ETraceDataAccess *a, unsigned has);
+
+typedef struct EtdTie {
+    GArray *accesses;       /* EtdTieAccess, from @a_head on */
+    GArray *insns;          /* EtdTieInsn, from @i_head on */
+    unsigned a_head, i_head;
+    EtdTieFn *out;
+    void *opaque;
+    unsigned src;
+    uint64_t tied;
+    uint64_t untied;        /* accesses no instruction took */
+    uint64_t missing;       /* accesses instructions did not get */
+} EtdTie;
+
+void etd_tie_init(EtdTie *t, unsigned src, EtdTieFn *out, void *opaque);
+void etd_tie_free(EtdTie *t);
+/* An access read from the stream. */
+void etd_tie_access(EtdTie *t, const ETraceDataAccess *a, unsigned has);
+/* Instruction @pc retired, making @n accesses. */
+void etd_tie_insn(EtdTie *t, uint64_t pc, unsigned n);
+/* A gap: what waits is not tied (accesses go out with ETD_NO_PC). */
+void etd_tie_gap(EtdTie *t);
+
 #define ETD_MAX_SOURCES     (1u << 12)
+
+/* The payload's type field, when a stream has one (--data). */
+#define ETD_TYPE_INST       0
+#define ETD_TYPE_DATA       1
 
 /* A stream of packets from one or more sources (srcIDs). */
 typedef struct EtdStream {
     EtdImage *img;
     const EtdSink *sink;
     ETraceParams params;
+    /* te_data packets: the layouts before any support packet */
+    ETraceDataParams dparams;
     unsigned srcid_bits;
     unsigned timestamp_bytes;   /* T: of a packet with extend = 1 */
+    /* width of the payload's type field: 1 with data trace */
+    unsigned type_bits;
     int only_src;               /* -1: every source */
     /*
      * A framing or decoding error at byte @offset of the stream, of
@@ -342,6 +445,7 @@ typedef struct EtdStream {
 
     uint64_t offset;            /* of the next byte of the stream */
     uint64_t bytes;             /* in packets, headers included */
+    uint64_t data_bytes;        /* ... of them in te_data packets */
     uint64_t nulls;
     uint64_t errors;
     uint64_t skipped;           /* bytes passed over to resynchronise */

@@ -40,6 +40,7 @@ struct EtdImage {
     unsigned last_seg;
     bool rv32;
     bool zc;                    /* Zcmp/Zcmt encodings */
+    bool shadow_stack;          /* sspush, sspopchk access memory */
     bool spec_links;            /* calls and returns of protocol 2.1 */
     GHashTable *blocks;         /* start address -> EtdBlock */
     struct {
@@ -114,6 +115,11 @@ void etd_image_add_mem(EtdImage *img, uint64_t addr, const uint8_t *data,
 void etd_image_set_zc(EtdImage *img, bool zc)
 {
     img->zc = zc;
+}
+
+void etd_image_set_shadow_stack(EtdImage *img, bool on)
+{
+    img->shadow_stack = on;
 }
 
 void etd_image_set_spec_links(EtdImage *img, bool spec)
@@ -587,6 +593,85 @@ static void ir_kind(const EtdImage *img, uint32_t insn, unsigned size,
     }
 }
 
+/*
+ * The data accesses a 32-bit instruction retires, as QEMU's trace encoder
+ * reports them (docs/devel/riscv-cflow.rst, "Data events"): loads and
+ * stores, floating-point ones (flh, flw, fld and their stores, not the
+ * vector ones that share their opcodes), AMOs, LR/SC and compare-and-swap
+ * up to 8 bytes (not amocas.q, nor amocas.d on RV32, nor ssamoswap),
+ * hypervisor loads and stores, and with shadow stacks on, sspush and
+ * sspopchk.
+ */
+static unsigned data_accesses32(const EtdImage *img, uint32_t insn)
+{
+    unsigned funct3 = (insn >> 12) & 7, funct5 = insn >> 27;
+
+    switch (insn & 0x7f) {
+    case 0x03:          /* LOAD */
+        return funct3 != 7;
+    case 0x23:          /* STORE */
+        return funct3 < 4;
+    case 0x07:          /* LOAD-FP */
+    case 0x27:          /* STORE-FP */
+        return funct3 >= 1 && funct3 <= 3;
+    case 0x2f:          /* AMO */
+        if (funct3 > 3 || funct5 == 0x09 ||
+            (funct5 == 0x05 && funct3 == 3 && img->rv32)) {
+            return 0;
+        }
+        return funct5 <= 5 || !(funct5 & 3);
+    case 0x73:          /* SYSTEM */
+        if (funct3 == 4 && (insn >> 28) == 6) {
+            /* hlv, hlvx, hsv: funct7 0110xxx */
+            return 1;
+        }
+        /* sspush x1, sspush x5, sspopchk x1, sspopchk x5 */
+        return img->shadow_stack &&
+               (insn == 0xce104073 || insn == 0xce504073 ||
+                insn == 0xcdc0c073 || insn == 0xcdc2c073);
+    }
+    return 0;
+}
+
+/* The same of a 16-bit instruction: Zcmp push and pop make several. */
+static unsigned data_accesses16(const EtdImage *img, uint32_t insn)
+{
+    unsigned rlist;
+
+    switch ((insn & 3) << 3 | (insn >> 13)) {
+    case 0 << 3 | 1:    /* c.fld */
+    case 0 << 3 | 2:    /* c.lw */
+    case 0 << 3 | 3:    /* c.ld, c.flw */
+    case 0 << 3 | 5:    /* c.fsd */
+    case 0 << 3 | 6:    /* c.sw */
+    case 0 << 3 | 7:    /* c.sd, c.fsw */
+    case 0 << 3 | 4:    /* Zcb: c.lbu, c.lhu, c.lh, c.sb, c.sh */
+    case 2 << 3 | 1:    /* c.fldsp */
+    case 2 << 3 | 2:    /* c.lwsp */
+    case 2 << 3 | 3:    /* c.ldsp, c.flwsp */
+    case 2 << 3 | 6:    /* c.swsp */
+    case 2 << 3 | 7:    /* c.sdsp, c.fswsp */
+        return 1;
+    case 1 << 3 | 3:    /* c.sspush x1, c.sspopchk x5 */
+        return img->shadow_stack && (insn == 0x6081 || insn == 0x6281);
+    case 2 << 3 | 5:    /* c.fsdsp, or Zcmt/Zcmp */
+        if (!img->zc) {
+            return 1;
+        }
+        switch ((insn >> 8) & 0x1f) {
+        case 0x18:      /* cm.push */
+        case 0x1a:      /* cm.pop */
+        case 0x1c:      /* cm.popretz */
+        case 0x1e:      /* cm.popret */
+            /* {ra}, {ra, s0}, ... {ra, s0-s11}: s10 comes with s11 */
+            rlist = (insn >> 4) & 15;
+            return rlist < 4 ? 0 : rlist == 15 ? 13 : rlist - 3;
+        }
+        return 0;
+    }
+    return 0;
+}
+
 bool etd_image_insn(EtdImage *img, uint64_t pc, EtdInsn *out)
 {
     const uint8_t *p = code_at(img, pc, 2);
@@ -609,6 +694,8 @@ bool etd_image_insn(EtdImage *img, uint64_t pc, EtdInsn *out)
                         &out->trap_insn);
     operands(img, insn, out->size, pc, out);
     ir_kind(img, insn, out->size, out);
+    out->data = out->size == 4 ? data_accesses32(img, insn) :
+                                 data_accesses16(img, insn);
     return true;
 }
 
@@ -623,6 +710,9 @@ static EtdBlock *decode_block(EtdImage *img, uint64_t pc)
     while (b->count < ETD_BLOCK_MAX && etd_image_insn(img, at, &insn)) {
         if (insn.size == 2) {
             b->rvc |= UINT64_C(1) << b->count;
+        }
+        if (insn.data) {
+            b->data |= UINT64_C(1) << b->count;
         }
         b->prev_const_rd = b->last_const_rd;
         b->prev_const = b->last_const;

@@ -11,6 +11,8 @@
  */
 
 #include "qemu/osdep.h"
+#include "qemu/host-utils.h"
+#include "qemu/bitops.h"
 #include "hw/riscv/etrace-enc.h"
 #include "etrace-decode.h"
 
@@ -18,6 +20,7 @@ typedef enum EtdOutput {
     ETD_OUT_ADDRS,
     ETD_OUT_FLOW,
     ETD_OUT_STATS,
+    ETD_OUT_DATA,
 } EtdOutput;
 
 typedef struct EtdMain {
@@ -27,6 +30,8 @@ typedef struct EtdMain {
     bool all_sources;
     bool quiet;                 /* no warnings */
     EtdSink sink;
+    /* with --data: accesses tied to instructions, per source */
+    EtdTie *tie[ETD_MAX_SOURCES];
     FILE *out;
     char obuf[1 << 16];
     size_t olen;
@@ -98,6 +103,62 @@ static void out_flow(EtdMain *m, unsigned src, uint64_t pc, uint8_t priv)
                                                 sizeof(sym)));
 }
 
+/*
+ * "SRC data TYPE BYTES [addr=A] [value=V] [operand=O] [mma] insn=PC": an
+ * access and its instruction (? for none), the fields the packet has, in
+ * hex.
+ */
+static void out_access(void *opaque, unsigned src, uint64_t pc,
+                       const ETraceDataAccess *a, unsigned has)
+{
+    EtdMain *m = opaque;
+    char *p;
+
+    if (m->output != ETD_OUT_FLOW && m->output != ETD_OUT_DATA) {
+        return;
+    }
+    if (m->olen + 160 > sizeof(m->obuf)) {
+        out_flush(m);
+    }
+    p = m->obuf + m->olen;
+    p += sprintf(p, "%u data %s %u", src, etd_dtype_name(a->dtype),
+                 1u << a->size);
+    if (has & ETRACE_DHAS_ADDR) {
+        p += sprintf(p, " addr=%" PRIx64, a->addr);
+    }
+    if (has & ETRACE_DHAS_DATA) {
+        p += sprintf(p, " value=%" PRIx64, a->data);
+    }
+    if (has & ETRACE_DHAS_OPERAND) {
+        p += sprintf(p, " operand=%" PRIx64, a->operand);
+    }
+    if (a->mma) {
+        p += sprintf(p, " mma");
+    }
+    p += pc == ETD_NO_PC ? sprintf(p, " insn=?\n") :
+                           sprintf(p, " insn=%" PRIx64 "\n", pc);
+    m->olen = p - m->obuf;
+}
+
+static EtdTie *tie_of(EtdMain *m, unsigned src)
+{
+    if (!m->tie[src]) {
+        m->tie[src] = g_new(EtdTie, 1);
+        etd_tie_init(m->tie[src], src, out_access, m);
+    }
+    return m->tie[src];
+}
+
+/* With --data: instruction @pc makes the next accesses of its source. */
+static void tie_insn(EtdMain *m, unsigned src, uint64_t pc)
+{
+    EtdInsn insn;
+
+    if (etd_image_insn(m->img, pc, &insn) && insn.data) {
+        etd_tie_insn(tie_of(m, src), pc, insn.data);
+    }
+}
+
 static void sink_insn(void *opaque, unsigned src, uint64_t pc, uint8_t priv)
 {
     EtdMain *m = opaque;
@@ -106,6 +167,9 @@ static void sink_insn(void *opaque, unsigned src, uint64_t pc, uint8_t priv)
         out_addr(m, src, pc);
     } else if (m->output == ETD_OUT_FLOW) {
         out_flow(m, src, pc, priv);
+    }
+    if (unlikely(m->stream.type_bits)) {
+        tie_insn(m, src, pc);
     }
 }
 
@@ -116,7 +180,16 @@ static void sink_run(void *opaque, unsigned src, const EtdBlock *b,
     uint64_t pc;
     unsigned i;
 
-    if (m->output == ETD_OUT_STATS) {
+    if (m->output == ETD_OUT_STATS || m->output == ETD_OUT_DATA) {
+        /* only the accesses */
+        uint64_t data = m->stream.type_bits ?
+                        b->data & MAKE_64BIT_MASK(from, n) : 0;
+
+        while (unlikely(data)) {
+            i = ctz64(data);
+            tie_insn(m, src, etd_block_insn_addr(b, i));
+            data &= data - 1;
+        }
         return;
     }
     pc = etd_block_insn_addr(b, from);
@@ -173,6 +246,9 @@ static void sink_gap(void *opaque, unsigned src, const char *why)
     if (!m->quiet && !strcmp(why, ETD_GAP_NO_IMAGE)) {
         warn_left(m, src);
     }
+    if (m->tie[src]) {
+        etd_tie_gap(m->tie[src]);
+    }
     if (m->output != ETD_OUT_FLOW) {
         return;
     }
@@ -194,6 +270,15 @@ static void sink_time(void *opaque, unsigned src, uint64_t time)
     }
     m->olen += snprintf(m->obuf + m->olen, 64, "%u time %" PRIu64 "\n", src,
                         time);
+}
+
+/* An access read from the stream: it waits for its instruction. */
+static void sink_data(void *opaque, unsigned src, const ETraceDataAccess *a,
+                      unsigned has, bool timed, uint64_t time)
+{
+    EtdMain *m = opaque;
+
+    etd_tie_access(tie_of(m, src), a, has);
 }
 
 static void stream_error(void *opaque, uint64_t at, int src, EtdError code,
@@ -230,9 +315,9 @@ static bool split_at(const char *arg, char **file, uint64_t *addr)
     return parse_u64(at + 1, addr);
 }
 
-static bool parse_params(ETraceParams *params, unsigned *srcid_bits,
-                         unsigned *timestamp_bytes, const char *arg,
-                         GError **errp)
+static bool parse_params(ETraceParams *params, ETraceDataParams *dparams,
+                         unsigned *srcid_bits, unsigned *timestamp_bytes,
+                         const char *arg, GError **errp)
 {
     g_auto(GStrv) kv = g_strsplit(arg, ",", -1);
     unsigned i;
@@ -266,6 +351,14 @@ static bool parse_params(ETraceParams *params, unsigned *srcid_bits,
             params->return_stack_size = v;
         } else if (!strcmp(pair[0], "f0s_width_p") && v <= 2) {
             params->f0s_width = v;
+        } else if (!strcmp(pair[0], "daddress_width_p") && v >= 8 &&
+                   v <= 64) {
+            dparams->daddress_width = v;
+        } else if (!strcmp(pair[0], "data_width_p") && v >= 8 && v <= 64 &&
+                   !(v & (v - 1))) {
+            dparams->data_width = v;
+        } else if (!strcmp(pair[0], "data_format_bits") && v <= 3) {
+            dparams->format_bits = v;
         } else if (!strcmp(pair[0], "srcid_bits") && v <= 12) {
             *srcid_bits = v;
         } else if (!strcmp(pair[0], "timestamp_bytes") &&
@@ -285,6 +378,7 @@ static void print_stats(EtdMain *m)
 {
     EtdStream *st = &m->stream;
     uint64_t insns = 0, f[6] = { 0 }, traps = 0, left = 0;
+    uint64_t acc[16] = { 0 }, accesses = 0, untied = 0, missing = 0;
     unsigned s, k;
 
     for (s = 0; s < ETD_MAX_SOURCES; s++) {
@@ -298,6 +392,14 @@ static void print_stats(EtdMain *m)
         left += d->left;
         for (k = 0; k < 6; k++) {
             f[k] += d->packets[k];
+        }
+        for (k = 0; k < 16; k++) {
+            acc[k] += d->accesses[k];
+            accesses += d->accesses[k];
+        }
+        if (m->tie[s]) {
+            untied += m->tie[s]->untied;
+            missing += m->tie[s]->missing;
         }
         if (m->all_sources) {
             fprintf(m->out, "source %u: %" PRIu64 " instructions\n", s,
@@ -317,6 +419,22 @@ static void print_stats(EtdMain *m)
         fprintf(m->out, "bits per instruction: %.4f\n",
                 8.0 * (st->bytes + st->nulls) / insns);
     }
+    if (m->stream.type_bits) {
+        fprintf(m->out, "data accesses: %" PRIu64, accesses);
+        for (k = 0; k < 16; k++) {
+            if (acc[k]) {
+                fprintf(m->out, ", %s: %" PRIu64, etd_dtype_name(k), acc[k]);
+            }
+        }
+        fprintf(m->out, "\naccesses not tied to an instruction: %" PRIu64
+                "\naccesses instructions made but not traced: %" PRIu64
+                "\ndata bytes: %" PRIu64 " in te_data packets\n",
+                untied, missing, st->data_bytes);
+        if (accesses) {
+            fprintf(m->out, "bits per access: %.4f\n",
+                    8.0 * st->data_bytes / accesses);
+        }
+    }
     fprintf(m->out, "errors: %" PRIu64 "\n", st->errors);
 }
 
@@ -324,17 +442,20 @@ static void print_stats(EtdMain *m)
 typedef struct EtdOptions {
     char **elfs;
     char **bins;
-    char *param;
+    char **param;
     char *output;
     char *zc;
     char *protocol;
     gint64 src;
     gboolean join;
+    gboolean data;
+    gboolean shadow_stack;
     gboolean rv32;
     gboolean quiet;
     /* from --output and --param */
     EtdOutput kind;
     ETraceParams params;
+    ETraceDataParams dparams;
     unsigned srcid_bits;
     unsigned timestamp_bytes;
 } EtdOptions;
@@ -343,7 +464,7 @@ static void free_options(EtdOptions *o)
 {
     g_strfreev(o->elfs);
     g_strfreev(o->bins);
-    g_free(o->param);
+    g_strfreev(o->param);
     g_free(o->output);
     g_free(o->zc);
     g_free(o->protocol);
@@ -360,16 +481,21 @@ static bool parse_options(int *argc, char ***argv, EtdOptions *o)
           "program image: a raw binary at an address", "FILE@ADDR" },
         { "output", 'o', 0, G_OPTION_ARG_STRING, &o->output,
           "addrs (default): retired instruction addresses; flow: "
-          "privilege, address, symbol, traps; stats: statistics only",
+          "privilege, address, symbol, traps, data accesses; data: the "
+          "data accesses; stats: statistics only",
           "KIND" },
         { "src", 's', 0, G_OPTION_ARG_INT64, &o->src,
           "decode only the packets of this srcID (hart)", "ID" },
-        { "param", 'p', 0, G_OPTION_ARG_STRING, &o->param,
+        { "param", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &o->param,
           "decoder parameters (iaddress_width_p, iaddress_lsb_p, "
           "privilege_width_p, ecause_width_p, bpred_size_p, cache_size_p, "
           "return_stack_size_p, "
-          "f0s_width_p, srcid_bits, timestamp_bytes)",
+          "f0s_width_p, srcid_bits, timestamp_bytes, daddress_width_p, "
+          "data_width_p, data_format_bits); may be repeated",
           "NAME=VALUE,..." },
+        { "data", 'd', 0, G_OPTION_ARG_NONE, &o->data,
+          "the encoder implements data trace: a type field (1 bit) "
+          "tells te_inst from te_data packets", NULL },
         { "join", 'j', 0, G_OPTION_ARG_NONE, &o->join,
           "the stream starts mid-way: skip to the first sync sequence",
           NULL },
@@ -382,6 +508,9 @@ static bool parse_options(int *argc, char ***argv, EtdOptions *o)
           "E-Trace protocol of the stream: 2.0 (default; parameters from "
           "--param) or 2.1 (parameters from its Standard Support Packets)",
           "2.0|2.1" },
+        { "shadow-stack", 0, 0, G_OPTION_ARG_NONE, &o->shadow_stack,
+          "with --data: sspush and sspopchk access memory (Zicfiss "
+          "shadow stacks are on)", NULL },
         { "zc", 0, 0, G_OPTION_ARG_STRING, &o->zc,
           "on: decode Zcmp/Zcmt (cm.*) encodings; off: Zcd; default: "
           "as the ELF attributes say", "on|off" },
@@ -390,6 +519,7 @@ static bool parse_options(int *argc, char ***argv, EtdOptions *o)
     g_autoptr(GOptionContext) ctx =
         g_option_context_new("[STREAM|-] - decode an E-Trace stream");
     g_autoptr(GError) err = NULL;
+    unsigned i;
 
     g_option_context_add_main_entries(ctx, entries, NULL);
     if (!g_option_context_parse(ctx, argc, argv, &err)) {
@@ -402,14 +532,11 @@ static bool parse_options(int *argc, char ***argv, EtdOptions *o)
         o->kind = ETD_OUT_FLOW;
     } else if (!strcmp(o->output, "stats")) {
         o->kind = ETD_OUT_STATS;
+    } else if (!strcmp(o->output, "data")) {
+        o->kind = ETD_OUT_DATA;
     } else {
         print_error(ETD_ERR_BAD_VALUE, "--output: unknown kind '%s' "
-                    "(addrs, flow or stats)", o->output);
-        return false;
-    }
-    if (o->param && !parse_params(&o->params, &o->srcid_bits,
-                                  &o->timestamp_bytes, o->param, &err)) {
-        print_error(err->code, "%s", err->message);
+                    "(addrs, flow, data or stats)", o->output);
         return false;
     }
     if (!o->protocol || !strcmp(o->protocol, "2.0")) {
@@ -419,6 +546,23 @@ static bool parse_options(int *argc, char ***argv, EtdOptions *o)
     } else {
         print_error(ETD_ERR_BAD_VALUE, "--protocol: unknown version '%s' "
                     "(2.0 or 2.1)", o->protocol);
+        return false;
+    }
+    /*
+     * te_data of QEMU's RV64 harts with atomics: the MMA/CAS layouts in
+     * 2.1 (its support packets say so), a format field for atomics.
+     */
+    o->dparams.mmacas = o->params.protocol >= ETRACE_PROTOCOL_2_1;
+    o->dparams.format_bits = o->dparams.mmacas ? 2 : 3;
+    for (i = 0; o->param && o->param[i]; i++) {
+        if (!parse_params(&o->params, &o->dparams, &o->srcid_bits,
+                          &o->timestamp_bytes, o->param[i], &err)) {
+            print_error(err->code, "%s", err->message);
+            return false;
+        }
+    }
+    if (o->kind == ETD_OUT_DATA && !o->data) {
+        print_error(ETD_ERR_USAGE, "--output=data needs --data");
         return false;
     }
     if (o->src >= (1 << o->srcid_bits) || o->src < -1) {
@@ -473,6 +617,7 @@ static bool load_images(EtdImage *img, const EtdOptions *o)
     if (o->zc) {
         etd_image_set_zc(img, !strcmp(o->zc, "on"));
     }
+    etd_image_set_shadow_stack(img, o->shadow_stack);
     etd_image_set_spec_links(img, o->params.protocol >= ETRACE_PROTOCOL_2_1);
     return true;
 }
@@ -522,6 +667,12 @@ static bool decode(EtdMain *m, int fd)
         out_flush(m);
     }
     etd_stream_finish(&m->stream, have);
+    /* What waits at the end is not tied. */
+    for (have = 0; have < ETD_MAX_SOURCES; have++) {
+        if (m->tie[have]) {
+            etd_tie_gap(m->tie[have]);
+        }
+    }
     out_flush(m);
     return true;
 }
@@ -532,6 +683,7 @@ int main(int argc, char **argv)
     EtdOptions o = {
         .src = -1,
         .params = ETRACE_QEMU_PARAMS,
+        .dparams = { .daddress_width = 64, .data_width = 64 },
         /* QEMU's trace system: 48-bit timestamps */
         .timestamp_bytes = 6,
     };
@@ -546,7 +698,8 @@ int main(int argc, char **argv)
     m.output = o.kind;
     m.sink = (EtdSink) {
         .insn = sink_insn, .run = sink_run, .trap = sink_trap,
-        .gap = sink_gap, .time = sink_time, .opaque = &m,
+        .gap = sink_gap, .time = sink_time, .data = sink_data,
+        .opaque = &m,
     };
     m.img = etd_image_new();
     if (!load_images(m.img, &o) || !open_stream(argc, argv, &fd)) {
@@ -558,6 +711,8 @@ int main(int argc, char **argv)
     etd_stream_init(&m.stream, m.img, &m.sink, &o.params, o.srcid_bits,
                     o.timestamp_bytes, o.join);
     m.stream.only_src = o.src;
+    m.stream.type_bits = o.data ? 1 : 0;
+    m.stream.dparams = o.dparams;
     m.stream.error = stream_error;
     m.stream.opaque = &m;
     if (!decode(&m, fd)) {

@@ -19,6 +19,7 @@ EtdDecoder *etd_stream_decoder(EtdStream *m, unsigned src)
     if (!m->dec[src]) {
         m->dec[src] = g_new(EtdDecoder, 1);
         etd_decoder_init(m->dec[src], m->img, m->sink, &m->params, src);
+        m->dec[src]->dparams = m->dparams;
     }
     return m->dec[src];
 }
@@ -31,6 +32,24 @@ static void stream_error(EtdStream *m, uint64_t at, int src, EtdError code,
     if (m->error) {
         m->error(m->opaque, at, src, code, msg);
     }
+}
+
+/*
+ * The payload's type field (@bits wide, at most 8): taken off the front
+ * of @payload (@len bytes; the bits past its end repeat its last bit).
+ */
+static unsigned take_type(uint8_t *payload, unsigned len, unsigned bits)
+{
+    unsigned type = payload[0] & ((1u << bits) - 1);
+    unsigned i;
+
+    for (i = 0; i < len; i++) {
+        uint8_t next = i + 1 < len ? payload[i + 1] :
+                       (payload[i] & 0x80 ? 0xff : 0);
+
+        payload[i] = payload[i] >> bits | (uint8_t)(next << (8 - bits));
+    }
+    return type;
 }
 
 /*
@@ -99,6 +118,17 @@ static int take_packet(EtdStream *m, const uint8_t *p, size_t len)
     if (m->only_src >= 0 && src != (unsigned)m->only_src) {
         return total;
     }
+    if (m->type_bits &&
+        take_type(payload, length, m->type_bits) == ETD_TYPE_DATA) {
+        EtdDecoder *d = etd_stream_decoder(m, src);
+
+        m->data_bytes += total;
+        d->data_bytes += total;
+        if (!etd_data_packet(d, payload, length, timed, time, &err)) {
+            stream_error(m, m->offset, src, err->code, err->message);
+        }
+        return total;
+    }
     /* In 2.1 the parameters of a source come with its support packets. */
     if (!etrace_te_inst_unpack(&t, &etd_stream_decoder(m, src)->params,
                                payload, length)) {
@@ -109,6 +139,7 @@ static int take_packet(EtdStream *m, const uint8_t *p, size_t len)
         return total;
     }
     t.time = time;
+    etd_data_te_inst(etd_stream_decoder(m, src), &t);
     if (!etd_decoder_packet(etd_stream_decoder(m, src), &t, timed, &err)) {
         g_autofree char *msg = g_strdup_printf("%s; waiting for the next "
                                                "synchronisation",

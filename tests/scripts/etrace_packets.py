@@ -27,12 +27,14 @@ ECAUSE_BITS = 6
 class Bits:
     """LSB-first reader that sign-extends past the last bit."""
 
-    def __init__(self, data, skip=0):
+    def __init__(self, data, skip=0, type_bits=0):
         # After @skip bits of srcID the payload is whole bytes, the rest
-        # of the last byte padding (encapsulation.adoc, "Packet length").
-        self.n = (len(data) - 1) * 8 if skip else len(data) * 8
-        self.val = (int.from_bytes(data, 'little') >> skip) & \
-            ((1 << self.n) - 1)
+        # of the last byte padding (encapsulation.adoc, "Packet length");
+        # its first @type_bits are the type field, not read here.
+        self.n = ((len(data) - 1) * 8 if skip else len(data) * 8) - \
+            type_bits
+        self.val = (int.from_bytes(data, 'little') >> (skip + type_bits)) \
+            & ((1 << self.n) - 1)
         self.pos = 0
 
     def get(self, width):
@@ -60,10 +62,10 @@ SSP_IOPTIONS = (('implicit_return', 0), ('implicit_except', 1),
                 ('branch_predictor', 4), ('sijump', 5))
 
 
-def parse_te_inst(payload, skip=0, protocol='2.0'):
+def parse_te_inst(payload, skip=0, protocol='2.0', type_bits=0):
     """Fields of one te_inst payload, as a dict; a 2.1 support packet
     also gives its options as 2.0's 'ioptions'."""
-    b = Bits(payload, skip)
+    b = Bits(payload, skip, type_bits)
     p = {'format': b.get(2)}
     if p['format'] == 0:
         # f0s_width 1; branch counts, or the 64-entry jump target cache
@@ -123,9 +125,13 @@ def parse_te_inst(payload, skip=0, protocol='2.0'):
     return p
 
 
-def packets(data, srcid_bits=0, timestamp_bytes=0, protocol='2.0'):
+def packets(data, srcid_bits=0, timestamp_bytes=0, protocol='2.0',
+            type_bits=0):
     """Yield (srcid, fields, raw bytes) for each normal packet; with
-    @timestamp_bytes, a packet's timestamp is its fields' 'time'."""
+    @timestamp_bytes, a packet's timestamp is its fields' 'time'.  With
+    @type_bits (a source with data trace: e-trace-specifics.adoc of the
+    Encapsulation spec), a packet of type 1 is a te_data packet, whose
+    fields are {'te_data': its payload as Bits}."""
     i = 0
     whole, part = srcid_bits // 8, srcid_bits % 8
     while i < len(data):
@@ -149,7 +155,12 @@ def packets(data, srcid_bits=0, timestamp_bytes=0, protocol='2.0'):
         payload = data[i + 1 + whole + ts:end]
         if part:
             srcid |= (payload[0] & ((1 << part) - 1)) << (8 * whole)
-        fields = parse_te_inst(payload, part, protocol)
+        kind = (int.from_bytes(payload, 'little') >> part) & \
+            ((1 << type_bits) - 1)
+        if kind == 1:
+            fields = {'te_data': Bits(payload, part, type_bits)}
+        else:
+            fields = parse_te_inst(payload, part, protocol, type_bits)
         if ts:
             fields['time'] = int.from_bytes(
                 data[i + 1 + whole:i + 1 + whole + ts], 'little')

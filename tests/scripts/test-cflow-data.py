@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Data events of the control-flow pipeline against QEMU's own record.
+"""Data events of the control-flow pipeline, or the data trace the
+E-Trace encoder makes of them, against QEMU's own record.
 
 Usage: test-cflow-data.py --qemu QEMU --plugin LIBMEM --elf ELF --cpu CPU
+                          [--decoder ETRACE-DECODE [--encoder PROP=VALUE]...]
                           [-- QEMU ARGUMENTS...]
 
 Runs the guest once with the pipeline's event log of blocks and data
@@ -34,14 +36,25 @@ An instruction that traps retires no access: the plugin's accesses of an
 instruction that an exception then leaves (QEMU's -d int record: its
 epc) are not expected (a cm.push faulting on its third store, an
 sspopchk whose check fails).  Prints the first divergence.
+
+With --decoder, the run traces the hart from reset with data trace on
+(riscv-trace-encoder.data-trace=on and the --encoder properties), and the
+accesses are those etrace-decode reads from the te_data packets of the
+stream and ties to their instructions (--output=data), each compared as
+above, at the instruction the decoder names, with the fields its
+packets carry (the options may leave out address or value).  Each is
+also what etrace_data.py, a reader written from the spec's tables alone,
+reads from the same packet.
 """
 
 import os
 import re
+import subprocess
 import sys
 import tempfile
 
-from rvcfo import cli, qemu, record
+from rvcfo import cli, qemu, record, roundtrip
+import etrace_data
 
 BLOCK = re.compile(r'riscv_cf_block hart \d+: block 0x([0-9a-f]+)\.\.')
 DATA = re.compile(r'riscv_cf_data hart \d+: data type (\d+) (\d+) bytes '
@@ -110,10 +123,12 @@ NAMES = {0: 'load', 1: 'store', 7: 'failed CAS', 8: 'swap', 9: 'add',
 
 
 def show(a):
-    """An event or an access, for messages."""
-    text = (f'{NAMES.get(a[0], a[0])} {a[1]} bytes at 0x{a[2]:x} '
-            f'value 0x{a[3]:x}')
-    return text + (f' operand 0x{a[4]:x}' if len(a) > 6 and a[0] >= 7
+    """An event or an access, for messages (? for a field left out)."""
+    def hx(v):
+        return '?' if v is None else f'0x{v:x}'
+    text = f'{NAMES.get(a[0], a[0])} {a[1]} bytes at {hx(a[2])} ' \
+           f'value {hx(a[3])}'
+    return text + (f' operand {hx(a[4])}' if len(a) > 6 and a[0] >= 7
                    else '')
 
 
@@ -143,6 +158,13 @@ def is_hlvx(insn):
         (insn[0] & 0x707f) == 0x4073 and (insn[0] >> 20) in (0x643, 0x683)
 
 
+def is_push_pop(insn):
+    """cm.push, cm.pop, cm.popret or cm.popretz (Zcmp)."""
+    return insn is not None and insn[1] == 2 and \
+        (insn[0] & 0xe003) == 0xa002 and \
+        (insn[0] >> 8) & 0x1f in (0x18, 0x1a, 0x1c, 0x1e)
+
+
 def code_bytes(code, addr, nbytes):
     """The @nbytes at @addr as QEMU's listing has them, or None."""
     value, at = 0, addr
@@ -155,61 +177,147 @@ def code_bytes(code, addr, nbytes):
     return value & ((1 << 8 * nbytes) - 1)
 
 
+def same_fields(a, kind, nbytes, addr, value):
+    """Access @a is of @kind and @nbytes, at @addr and with @value where
+    those are not None."""
+    return a[:2] == (kind, nbytes) and addr in (None, a[2]) and \
+        value in (None, a[3])
+
+
 def expect(ev, pc, accesses, k, code):
     """The plugin's accesses from @k on that event @ev at @pc stands for:
-    (how many, None), or (0, why not)."""
+    (how many, None), or (0, why not).  The address and the value of @ev
+    are None when its packet leaves them out."""
     kind, nbytes, addr, value = ev[:4]
     here = [a for a in accesses[k:k + 2] if a[4] == pc]
+    if kind == LOAD and len(here) == 2 and here[1][0] == STORE:
+        # E-Trace 2.0 has no failed compare-and-swap: it is a load
+        kind = CAS_FAIL
     if kind == LOAD and not here and is_hlvx(code.get(pc)):
-        if code_bytes(code, addr, nbytes) != value:
+        if None not in (addr, value) and \
+                code_bytes(code, addr, nbytes) != value:
             return 0, 'not the bytes QEMU listed there'
         return 0, None
     if kind in (LOAD, STORE) and not (kind == STORE and here and
                                       here[0][0] == LOAD):
-        if not here or here[0][:4] != (kind, nbytes, addr, value):
+        if not here or not same_fields(here[0], kind, nbytes, addr, value):
             return 0, 'the access differs'
         return 1, None
     if kind == SC_FAIL and not here:
         return 0, None
     if len(here) < 2 or here[0][0] != LOAD or here[1][0] != STORE or \
-            here[0][1:3] != (nbytes, addr) or here[1][1:3] != (nbytes, addr):
+            here[0][1] != nbytes or here[1][1:3] != here[0][1:3] or \
+            addr not in (None, here[0][2]):
         return 0, 'not a read and a write of the same bytes'
     old, new = here[0][3], here[1][3]
     if kind == STORE:
-        ok = new == value
+        ok = value in (None, new)
     elif kind in (SC_FAIL, CAS_FAIL):
-        ok = new == old and (kind == SC_FAIL or old == value)
+        ok = new == old and (kind == SC_FAIL or value in (None, old))
     else:
-        ok = old == value and new in amo_results(kind, old, ev[4], nbytes)
+        ok = value in (None, old) and \
+            (ev[4] is None or new in amo_results(kind, old, ev[4], nbytes))
     return (2, None) if ok else (0, 'the values differ')
 
 
-def main():
-    """Run the guest with the event log and the records; compare."""
-    ap = cli.parser(__doc__, elf=True, cpu=True, qemu_args=True)
-    ap.add_argument('--plugin', required=True,
-                    help="QEMU's tests/tcg/plugins/libmem.so")
-    args = cli.parse(ap)
-    with tempfile.TemporaryDirectory() as tmp:
-        log = os.path.join(tmp, 'data.log')
-        qemu.run_guest(qemu.command(
-            args.qemu, cpu=args.cpu, kernel=args.elf,
-            extra=args.qemu_args +
-            ['-plugin', args.plugin + ',print-accesses=true'],
-            log_items='trace:riscv_cf_block,trace:riscv_cf_data,plugin,'
-                      'in_asm,int', log_file=log), 600)
-        events, accesses, code = parse(log)
+DECODED = re.compile(r'^0 data (\S+) (\d+)((?: \w+=[0-9a-f]+)*)( mma)? '
+                     r'insn=([0-9a-f]+|\?)$')
+DTYPES = {'load': 0, 'store': 1, 'failed-cas': 7, 'swap': 8, 'add': 9,
+          'and': 10, 'or': 11, 'xor': 12, 'max': 13, 'min': 14,
+          'failed-sc': 15}
 
+
+def traced(args, tmp):
+    """Run the guest traced with data trace on; (the accesses decoded from
+    the stream as events without their instruction, plugin accesses,
+    code)."""
+    log = os.path.join(tmp, 'data.log')
+    trace = os.path.join(tmp, 'trace')
+    extra = list(args.qemu_args) + qemu.encoder('data-trace')
+    for opt in args.encoder:
+        prop, _, value = opt.partition('=')
+        extra += qemu.encoder(prop, value)
+    qemu.run_guest(qemu.command(
+        args.qemu, machine=qemu.TRACED, cpu=args.cpu, kernel=args.elf,
+        chardev=qemu.trace_file(trace),
+        extra=extra + ['-plugin', args.plugin + ',print-accesses=true'],
+        log_items='plugin,in_asm,int', log_file=log), 600)
+    _, accesses, code = parse(log)
+    rom, _ = roundtrip.rom_image(code, tmp)
+    protocol = roundtrip.protocol_of(extra)
+    cmd = roundtrip.decoder_cmd(args.decoder, args.elf, rom, trace, 0,
+                                args.cpu, 'data', protocol)
+    cmd[1:1] = ['--data'] + \
+        (['--shadow-stack'] if 'zicfiss=on' in args.cpu else []) + \
+        (['--param', 'daddress_width_p=32'] if args.cpu.startswith('rv32')
+         else [])
+    res = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    if res.returncode != 0 or res.stderr:
+        sys.exit(f'decoder failed (exit {res.returncode}): {" ".join(cmd)}'
+                 f'\n{res.stderr}')
+    # the packets as a reader written from the spec's tables reads them
+    with open(trace, 'rb') as f:
+        try:
+            ref = etrace_data.accesses(f.read(), protocol,
+                                       32 if args.cpu.startswith('rv32')
+                                       else 64)
+        except ValueError as e:
+            sys.exit(f'te_data packets not as the spec lays them out: {e}')
+    lines = res.stdout.splitlines()
+    for i, (line, a) in enumerate(zip(lines, ref)):
+        if line.split(' insn=')[0] != '0 ' + etrace_data.describe(a):
+            sys.exit(f'access {i}: the decoder read {line}, the packet '
+                     f'says {etrace_data.describe(a)}')
+    if len(lines) != len(ref):
+        sys.exit(f'the decoder read {len(lines)} accesses, the stream has '
+                 f'{len(ref)} te_data packets')
+    events = []
+    for line in lines:
+        m = DECODED.match(line)
+        if not m:
+            sys.exit(f'decoder output not understood: {line}')
+        if m.group(5) == '?':
+            sys.exit(f'an access the decoder did not tie to an '
+                     f'instruction: {line}')
+        fields = dict(f.split('=') for f in m.group(3).split())
+        pc = int(m.group(5), 16)
+        # the MMA/CAS extension (2.1) marks the accesses of cm.push/pop
+        if bool(m.group(4)) != (protocol == '2.1' and
+                                is_push_pop(code.get(pc))):
+            sys.exit(f'multi-memory access marked wrong: {line}')
+        # the instruction: as instruction 0 of a block there
+        events.append((DTYPES[m.group(1)], int(m.group(2))) +
+                      tuple(int(fields[k], 16) if k in fields else None
+                            for k in ('addr', 'value', 'operand')) +
+                      (pc, 0))
+    return events, accesses, code
+
+
+def logged(args, tmp):
+    """Run the guest with the event log; (data events, plugin accesses,
+    code)."""
+    log = os.path.join(tmp, 'data.log')
+    qemu.run_guest(qemu.command(
+        args.qemu, cpu=args.cpu, kernel=args.elf,
+        extra=args.qemu_args +
+        ['-plugin', args.plugin + ',print-accesses=true'],
+        log_items='trace:riscv_cf_block,trace:riscv_cf_data,plugin,'
+                  'in_asm,int', log_file=log), 600)
+    return parse(log)
+
+
+def check(events, accesses, code, what):
+    """@events against the plugin's @accesses; exits on a difference."""
     if not accesses:
         sys.exit('the plugin recorded no access')
     if not events:
-        sys.exit('no data events: is the riscv_cf_data trace event on?')
+        sys.exit(f'no {what}')
     k = 0
     for i, ev in enumerate(events):
         pc = insn_pc(code, ev[5], ev[6]) if ev[5] is not None else None
         n, why = expect(ev, pc, accesses, k, code)
         if why:
-            print(f'data event {i} ({show(ev)}, instruction '
+            print(f'{what.split()[-1]} {i} ({show(ev)}, instruction '
                   f'{"?" if pc is None else hex(pc)}): {why}; QEMU '
                   f'accessed, from access {k}:')
             for a in accesses[max(0, k - 3):k + 4]:
@@ -221,10 +329,30 @@ def main():
     kinds = {}
     for e in events:
         kinds[NAMES.get(e[0], e[0])] = kinds.get(NAMES.get(e[0], e[0]), 0) + 1
-    print(f'{len(events)} data events ('
+    print(f'{len(events)} {what} ('
           f'{", ".join(f"{n} {k}" for k, n in sorted(kinds.items()))}) '
-          f'equal QEMU\'s record of {k} of its {len(accesses)} accesses, '
-          f'each at its instruction')
+          f'equal QEMU\'s record of {k} of its {len(accesses)} accesses' +
+          ('' if events[0][5] is None else ', each at its instruction'))
+
+
+def main():
+    """Run the guest with the event log and the records, or traced;
+    compare."""
+    ap = cli.parser(__doc__, elf=True, cpu=True, qemu_args=True)
+    ap.add_argument('--plugin', required=True,
+                    help="QEMU's tests/tcg/plugins/libmem.so")
+    ap.add_argument('--decoder', help='etrace-decode: check the data trace')
+    ap.add_argument('--encoder', action='append', default=[],
+                    metavar='PROP=VALUE',
+                    help='with --decoder: a riscv-trace-encoder property')
+    args = cli.parse(ap)
+    with tempfile.TemporaryDirectory() as tmp:
+        if args.decoder:
+            events, accesses, code = traced(args, tmp)
+        else:
+            events, accesses, code = logged(args, tmp)
+    check(events, accesses, code, 'decoded accesses' if args.decoder else
+          'data events')
 
 
 if __name__ == '__main__':

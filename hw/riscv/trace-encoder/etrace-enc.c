@@ -207,6 +207,8 @@ static void send_support(ETraceEnc *e, bool ienable, uint8_t qual_status)
         .encoder_mode = 0,
         .qual_status = qual_status,
         .ioptions = ioptions(&e->cfg),
+        .denable = e->cfg.denable,
+        .doptions = proto_2_1(e) ? e->cfg.doptions : e->cfg.doptions >> 1,
         .iret_ext = proto_2_1(e),
         .f0s_width = p->f0s_width,
         .return_stack_size = p->return_stack_size,
@@ -901,7 +903,9 @@ void etrace_enc_init(ETraceEnc *e, const ETraceEncConfig *cfg,
 
 void etrace_enc_configure(ETraceEnc *e, const ETraceEncConfig *cfg)
 {
-    bool options_changed = ioptions(cfg) != ioptions(&e->cfg);
+    bool options_changed = ioptions(cfg) != ioptions(&e->cfg) ||
+                           cfg->denable != e->cfg.denable ||
+                           cfg->doptions != e->cfg.doptions;
 
     if (cfg->sync_mode != e->cfg.sync_mode) {
         e->resync_count = 0;

@@ -6,6 +6,7 @@
 
 #include "qemu/osdep.h"
 #include "qemu/host-utils.h"
+#include "qemu/bitops.h"
 #include "hw/riscv/etrace.h"
 
 /* Byte @k of a packet, bits 8k to 8k + 7. */
@@ -319,6 +320,18 @@ void etrace_bits_sign_fill(ETraceBits *b)
     for (; i < ARRAY_SIZE(b->w); i++) {
         b->w[i] = sign;
     }
+}
+
+void etrace_bits_prefix(ETraceBits *b, unsigned value, unsigned width)
+{
+    int i;
+
+    assert(width >= 1 && width <= 8 && b->len + width < ETRACE_BITS_MAX);
+    for (i = ARRAY_SIZE(b->w) - 1; i > 0; i--) {
+        b->w[i] = b->w[i] << width | b->w[i - 1] >> (64 - width);
+    }
+    b->w[0] = b->w[0] << width | (value & MAKE_64BIT_MASK(0, width));
+    b->len += width;
 }
 
 unsigned etrace_compressed_bits(const ETraceBits *b)

@@ -34,6 +34,7 @@
 #include "target/riscv/cpu.h"
 #include "target/riscv/cflow/cflow.h"
 #include "hw/riscv/etrace-enc.h"
+#include "hw/riscv/etrace-data.h"
 #include "hw/riscv/etrace-filter.h"
 #include "hw/riscv/trace-component.h"
 #include "trace.h"
@@ -70,6 +71,18 @@ REG32(TE_INST_FEATURES, 0x008)
     FIELD(TE_INST_FEATURES, SRC_ID, 16, 12)
     FIELD(TE_INST_FEATURES, SRC_BITS, 28, 4)
 REG32(TE_INST_FILTERS, 0x00c)
+REG32(TE_DATA_CONTROL, 0x010)
+    FIELD(TE_DATA_CONTROL, IMPLEMENTED, 0, 1)
+    FIELD(TE_DATA_CONTROL, TRACING, 1, 1)
+    FIELD(TE_DATA_CONTROL, TRIG_ENABLE, 2, 1)
+    FIELD(TE_DATA_CONTROL, STALL_OR_OVERFLOW, 3, 1)
+    FIELD(TE_DATA_CONTROL, STALL_ENA, 4, 1)
+    FIELD(TE_DATA_CONTROL, DROP, 5, 1)
+    FIELD(TE_DATA_CONTROL, DROP_ENA, 6, 1)
+    FIELD(TE_DATA_CONTROL, NO_VALUE, 16, 1)
+    FIELD(TE_DATA_CONTROL, NO_ADDR, 17, 1)
+    FIELD(TE_DATA_CONTROL, ADDR_COMPRESS, 18, 2)
+REG32(TE_DATA_FILTERS, 0x01c)
 REG32(TS_CONTROL, 0x040)
     FIELD(TS_CONTROL, ACTIVE, 0, 1)
     FIELD(TS_CONTROL, COUNT, 1, 1)
@@ -134,6 +147,21 @@ typedef struct TETimestamp {
      ETRACE_SYNC_MODE_PACKETS << R_TE_CONTROL_INST_SYNC_MODE_SHIFT | \
      8 << R_TE_CONTROL_INST_SYNC_MAX_SHIFT)
 
+/*
+ * trTeDataControl: the fields the guest can write (see
+ * te_write_data_control()); trTeDataAddrCompress 0 (full addresses) or
+ * 2 (differential, E-Trace's data address compression).
+ */
+#define TE_DATA_CONTROL_RW \
+    (R_TE_DATA_CONTROL_TRACING_MASK | R_TE_DATA_CONTROL_NO_VALUE_MASK | \
+     R_TE_DATA_CONTROL_NO_ADDR_MASK | R_TE_DATA_CONTROL_ADDR_COMPRESS_MASK)
+#define TE_DATA_ADDR_FULL       0
+#define TE_DATA_ADDR_DIFF       2
+
+/* Encapsulation type field (data trace implemented): te_inst, te_data. */
+#define TE_TYPE_INST            0
+#define TE_TYPE_DATA            1
+
 /* Packets are handed on when this much is buffered, or this old. */
 #define TE_BUF_SIZE             8192
 #define TE_FLUSH_BYTES          4096
@@ -160,13 +188,21 @@ struct RISCVTraceEncoder {
     uint8_t start_sync_mode;
     uint8_t start_sync_max;
     bool start;
+    /* data-trace: trTeDataImplemented; data-*: trTeDataControl at start */
+    bool data_trace;
+    bool reset_data_no_value;
+    bool reset_data_no_addr;
+    bool reset_data_full_addr;
     /* "2.0" or "2.1", and the parameters that follow from it */
     char *protocol;
     ETraceParams params;
+    /* te_data parameters of the hart (its XLEN, atomics, Zcmp and V) */
+    ETraceDataParams dparams;
 
     /* Registers, with the BQL held. */
     uint32_t control;
     uint32_t inst_features;
+    uint32_t data_control;
     ETraceFilterRegs filter_regs;
     /* Enable went to 0: not empty until the hart has flushed. */
     bool flush_pending;
@@ -183,12 +219,23 @@ struct RISCVTraceEncoder {
     ETraceEnc enc;
     ETraceFilter filter;
     /*
+     * Data trace as the hart applied it: on, packets without address or
+     * value, every address in full; the compression history.
+     */
+    bool data_on;
+    bool data_noaddr;
+    bool data_nodata;
+    bool data_full_addr;
+    ETraceDataHistory dhist;
+    /*
      * The timestamp unit as the hart last applied it, and the clock map's
      * anchor: the clock when the hart's instruction count was an_insns.
      */
     TETimestamp ts_hart;
     uint64_t an_time;
     uint64_t an_insns;
+    /* With timestamps: the instruction count at the last block's start */
+    uint64_t block_first_insn;
     uint32_t buf_len;
     uint8_t buf[TE_BUF_SIZE];
     /* buf_len != 0, for register reads from other threads */
@@ -243,8 +290,12 @@ static bool te_should_trace(RISCVTraceEncoder *s)
 /* The hart's copy of the settings, taken with the BQL held. */
 static void te_config(RISCVTraceEncoder *s, ETraceEncConfig *cfg)
 {
+    bool full_addr = FIELD_EX32(s->data_control, TE_DATA_CONTROL,
+                                ADDR_COMPRESS) == TE_DATA_ADDR_FULL;
+
     s->encap = (ETraceEncap) {
         .flow = 0,
+        .type_bits = s->data_trace ? 1 : 0,
         .srcid_bits = FIELD_EX32(s->control, TE_CONTROL, INHIBIT_SRC) ? 0 :
                       FIELD_EX32(s->inst_features, TE_INST_FEATURES, SRC_BITS),
         .srcid = FIELD_EX32(s->inst_features, TE_INST_FEATURES, SRC_ID),
@@ -268,6 +319,19 @@ static void te_config(RISCVTraceEncoder *s, ETraceEncConfig *cfg)
         .sync_max = FIELD_EX32(s->control, TE_CONTROL, INST_SYNC_MAX),
     };
     etrace_filter_configure(&s->filter, &s->filter_regs);
+
+    s->data_on = FIELD_EX32(s->data_control, TE_DATA_CONTROL, TRACING);
+    s->data_noaddr = FIELD_EX32(s->data_control, TE_DATA_CONTROL, NO_ADDR);
+    s->data_nodata = FIELD_EX32(s->data_control, TE_DATA_CONTROL, NO_VALUE);
+    s->data_full_addr = full_addr;
+    /* Full addresses send values in full (etrace_data_encode()). */
+    cfg->denable = s->data_on;
+    cfg->doptions = s->data_trace ?
+        (s->dparams.mmacas ? ETRACE_DOPT_MMACAS : 0) |
+        (s->data_noaddr ? ETRACE_DOPT_NOADDR : 0) |
+        (s->data_nodata ? ETRACE_DOPT_NODATA : 0) |
+        (full_addr ? ETRACE_DOPT_FULL_DADDRESS | ETRACE_DOPT_FULL_DATA : 0) :
+        0;
 }
 
 /* E-Trace privilege code of the hart's current mode. */
@@ -389,18 +453,68 @@ static void te_flush(RISCVTraceEncoder *s)
     qatomic_set(&s->buffered, false);
 }
 
+/* Frame a packet of @type into the buffer. */
+static void te_frame(RISCVTraceEncoder *s, ETraceBits *b, unsigned type,
+                     uint64_t time)
+{
+    if (s->buf_len + ETRACE_ENCAP_MAX_BYTES > TE_BUF_SIZE) {
+        te_flush(s);
+    }
+    if (s->encap.type_bits) {
+        etrace_bits_prefix(b, type, s->encap.type_bits);
+    }
+    s->buf_len += etrace_encap(s->buf + s->buf_len, &s->encap, b,
+                               ts_at(&s->ts_hart, time));
+    qatomic_set(&s->buffered, true);
+}
+
 static void te_emit(void *opaque, const ETraceTeInst *t)
 {
     RISCVTraceEncoder *s = opaque;
     ETraceBits b;
 
-    if (s->buf_len + ETRACE_ENCAP_MAX_BYTES > TE_BUF_SIZE) {
-        te_flush(s);
+    /*
+     * The te_data packets after a format 3 packet send the first address
+     * and value of each size in full (dataTracePayload.adoc, "diff
+     * field"): the stream order tells a decoder which come after it.
+     */
+    if (t->format == ETRACE_FMT_SYNC) {
+        etrace_data_history_reset(&s->dhist);
     }
     etrace_te_inst_pack(&b, &s->params, t);
-    s->buf_len += etrace_encap(s->buf + s->buf_len, &s->encap, &b,
-                               ts_at(&s->ts_hart, t->time));
-    qatomic_set(&s->buffered, true);
+    te_frame(s, &b, TE_TYPE_INST, t->time);
+}
+
+/*
+ * A data access, retired at @time.  The 2.0 layouts have no code for a
+ * failed compare-and-swap, which is then the load it is, nor for the
+ * accesses of a multi-memory access instruction, which are then the
+ * loads and stores they are.
+ */
+static void te_data(RISCVTraceEncoder *s, const RISCVCFEvent *ev,
+                    uint64_t mask, uint64_t time)
+{
+    ETraceDataParams p = s->dparams;
+    ETraceDataAccess a = {
+        .dtype = riscv_cf_event_data_type(ev),
+        .mma = p.mmacas && (ev->info & RISCV_CFLOW_EV_DATA_MMA),
+        .size = (ev->info & RISCV_CFLOW_EV_DATA_SIZE) >>
+                RISCV_CFLOW_EV_DATA_SIZE_SHIFT,
+        .addr = ev->src & mask,
+        .data = ev->dst,
+        .operand = ev->insns,
+    };
+    ETraceTeData t;
+    ETraceBits b;
+
+    if (!p.mmacas && a.dtype == ETRACE_DTYPE_CAS_FAIL) {
+        a.dtype = ETRACE_DTYPE_LOAD;
+    }
+    p.noaddr = s->data_noaddr;
+    p.nodata = s->data_nodata;
+    etrace_data_encode(&t, &p, &s->dhist, &a, s->data_full_addr);
+    etrace_te_data_pack(&b, &p, &t);
+    te_frame(s, &b, TE_TYPE_DATA, time);
 }
 
 /* After a batch of events: hand packets on when enough are waiting. */
@@ -446,6 +560,7 @@ static uint32_t te_needs(CPURISCVState *env, void *opaque)
            (s->enc.cfg.implicit_return || s->enc.ir_on ?
             BIT(CTRDATA_TYPE_DIRECT_CALL) : 0) |
            (s->encap.timestamp_bytes ? RISCV_CFLOW_NEED_INSNS : 0) |
+           (s->data_on ? RISCV_CFLOW_NEED_DATA : 0) |
            RISCV_CFLOW_NEED_BLOCKS |
            BIT(CTRDATA_TYPE_NONTAKEN_BRANCH) |
            BIT(CTRDATA_TYPE_TAKEN_BRANCH) |
@@ -641,7 +756,7 @@ static void te_drain(CPURISCVState *env, void *opaque,
     bool timed = s->encap.timestamp_bytes;
     uint64_t first_time = 0, last_time = 0;
     RISCVCFClockMap map;
-    unsigned i;
+    unsigned i, j, data_end = 0;
 
     if (!qatomic_read(&s->tracing)) {
         return;
@@ -658,9 +773,24 @@ static void te_drain(CPURISCVState *env, void *opaque,
         if (riscv_cf_event_kind(&ev[i]) == RISCV_CFLOW_EV_BLOCK) {
             /* The event's count is at the end of its block. */
             if (unlikely(timed)) {
-                first_time = riscv_cf_clock_at(&map, ev[i].insns + 1 -
-                                                     ev[i].count);
+                s->block_first_insn = ev[i].insns + 1 - ev[i].count;
+                first_time = riscv_cf_clock_at(&map, s->block_first_insn);
                 last_time = riscv_cf_clock_at(&map, ev[i].insns);
+            }
+            /*
+             * The block's data accesses go first: the te_inst packets
+             * that report its instructions come after them, as when a
+             * hart retires an access with its instruction and the
+             * encoder reports the instruction later.  (An access a block
+             * makes after the hart drained its events mid-block, for a
+             * CSR access, goes when it is met.)
+             */
+            for (j = i + 1; s->data_on && j < n &&
+                 riscv_cf_event_kind(&ev[j]) == RISCV_CFLOW_EV_DATA; j++) {
+                te_data(s, &ev[j], mask, unlikely(timed) ?
+                        riscv_cf_clock_at(&map, s->block_first_insn +
+                                                ev[j].count) : 0);
+                data_end = j + 1;
             }
             /*
              * Filtered: a block is traced or not as a whole; it holds
@@ -681,8 +811,17 @@ static void te_drain(CPURISCVState *env, void *opaque,
                              ev[i].count, priv, first_time, last_time);
         } else if (riscv_cf_event_kind(&ev[i]) == RISCV_CFLOW_EV_TRANSFER) {
             te_transfer(s, ev[i].src & mask, ev[i].info);
+        } else if (s->data_on && i >= data_end &&
+                   riscv_cf_event_kind(&ev[i]) == RISCV_CFLOW_EV_DATA) {
+            /*
+             * A data access of instruction ev[i].count of the block that
+             * started before this batch; trTeDataFilters 0: every
+             * access is traced.
+             */
+            te_data(s, &ev[i], mask, unlikely(timed) ?
+                    riscv_cf_clock_at(&map, s->block_first_insn +
+                                            ev[i].count) : 0);
         }
-        /* data events are another consumer's (the encoder has no data) */
     }
     if (timed) {
         s->an_time = map.now;
@@ -878,6 +1017,12 @@ static uint64_t te_read(void *opaque, hwaddr addr, unsigned size)
     case A_TE_INST_FEATURES:
         val = s->inst_features;
         break;
+    case A_TE_DATA_CONTROL:
+        val = s->data_control;
+        break;
+    case A_TE_DATA_FILTERS:
+        /* WARL 0: no filter qualifies data trace (every access traced) */
+        break;
     case A_TS_CONTROL:
         val = s->ts.control;
         break;
@@ -907,6 +1052,8 @@ static void te_write_control(RISCVTraceEncoder *s, uint32_t val)
             s->flush_pending = true;
         }
         s->control = 0;
+        s->data_control = s->data_trace ?
+                          R_TE_DATA_CONTROL_IMPLEMENTED_MASK : 0;
         return;
     }
     if (!FIELD_EX32(old, TE_CONTROL, ACTIVE)) {
@@ -947,6 +1094,29 @@ static void te_write_control(RISCVTraceEncoder *s, uint32_t val)
     s->control = val;
 }
 
+/*
+ * trTeDataControl.  WARL: trTeDataAddrCompress 1 and 3 read 2 (the
+ * differential addresses E-Trace defines); trTeDataNoValue with
+ * trTeDataNoAddr keeps the address (packets need one of them); no
+ * trigger, stall nor drop yet: those fields read 0.  Nothing is writable
+ * unless data trace is implemented.
+ */
+static void te_write_data_control(RISCVTraceEncoder *s, uint32_t val)
+{
+    if (!s->data_trace || !FIELD_EX32(s->control, TE_CONTROL, ACTIVE)) {
+        return;
+    }
+    val &= TE_DATA_CONTROL_RW;
+    if (FIELD_EX32(val, TE_DATA_CONTROL, ADDR_COMPRESS)) {
+        val = FIELD_DP32(val, TE_DATA_CONTROL, ADDR_COMPRESS,
+                         TE_DATA_ADDR_DIFF);
+    }
+    if (FIELD_EX32(val, TE_DATA_CONTROL, NO_VALUE)) {
+        val = FIELD_DP32(val, TE_DATA_CONTROL, NO_ADDR, 0);
+    }
+    s->data_control = val | R_TE_DATA_CONTROL_IMPLEMENTED_MASK;
+}
+
 static void te_write(void *opaque, hwaddr addr, uint64_t val64,
                      unsigned size)
 {
@@ -969,6 +1139,11 @@ static void te_write(void *opaque, hwaddr addr, uint64_t val64,
                                       IMPLICIT_RETURN_MODE,
                                       TE_IMPLICIT_RETURN_FULL);
         break;
+    case A_TE_DATA_CONTROL:
+        te_write_data_control(s, val);
+        break;
+    case A_TE_DATA_FILTERS:
+        return;
     case A_TE_IMPL:
         qemu_log_mask(LOG_GUEST_ERROR, "%s: trTeImpl is read-only\n",
                       __func__);
@@ -1037,6 +1212,23 @@ static void te_reset_hold(Object *obj, ResetType type)
         s->control = FIELD_DP32(s->control, TE_CONTROL, INST_SYNC_MAX,
                                 s->start_sync_max);
     }
+    s->data_control = 0;
+    if (s->data_trace) {
+        s->data_control = R_TE_DATA_CONTROL_IMPLEMENTED_MASK;
+        if (s->start) {
+            s->data_control |= R_TE_DATA_CONTROL_TRACING_MASK;
+        }
+        s->data_control = FIELD_DP32(s->data_control, TE_DATA_CONTROL,
+                                     NO_VALUE, s->reset_data_no_value);
+        s->data_control = FIELD_DP32(s->data_control, TE_DATA_CONTROL,
+                                     NO_ADDR, s->reset_data_no_addr &&
+                                              !s->reset_data_no_value);
+        s->data_control = FIELD_DP32(s->data_control, TE_DATA_CONTROL,
+                                     ADDR_COMPRESS,
+                                     s->reset_data_full_addr ?
+                                     TE_DATA_ADDR_FULL : TE_DATA_ADDR_DIFF);
+    }
+    etrace_data_history_reset(&s->dhist);
     memset(&s->filter_regs, 0, sizeof(s->filter_regs));
     s->inst_features = 0;
     s->inst_features = FIELD_DP32(s->inst_features, TE_INST_FEATURES,
@@ -1088,6 +1280,29 @@ static void te_vm_state_change(void *opaque, bool running, RunState state)
     te_flush(s);
 }
 
+/*
+ * The te_data packets of the hart: addresses as wide as its XLEN, values
+ * up to 64 bits; the MMA/CAS extension's layouts with protocol 2.1; a
+ * format field as narrow as the accesses the hart can make allow
+ * (ETraceDataParams).
+ */
+static void te_data_params(RISCVTraceEncoder *s)
+{
+    const RISCVCPUConfig *cfg = &s->cpu->cfg;
+    bool atomics = cfg->ext_zaamo || cfg->ext_zalrsc ||
+                   riscv_has_ext(&s->cpu->env, RVA);
+    bool mma = cfg->ext_zcmp || riscv_has_ext(&s->cpu->env, RVV);
+    bool mmacas = s->params.protocol >= ETRACE_PROTOCOL_2_1;
+
+    s->dparams = (ETraceDataParams) {
+        .daddress_width = s->cpu->env.misa_mxl == MXL_RV32 ? 32 : 64,
+        .data_width = 64,
+        .mmacas = mmacas,
+        .format_bits = mmacas ? (atomics ? 2 : mma ? 1 : 0) :
+                                (atomics ? 3 : 2),
+    };
+}
+
 static void te_realize(DeviceState *dev, Error **errp)
 {
     RISCVTraceEncoder *s = RISCV_TRACE_ENCODER(dev);
@@ -1128,6 +1343,7 @@ static void te_realize(DeviceState *dev, Error **errp)
                    "(2.0, 2.1)", s->protocol);
         return;
     }
+    te_data_params(s);
     memory_region_init_io(&s->mmio, OBJECT(s), &te_ops, s,
                           TYPE_RISCV_TRACE_ENCODER,
                           RISCV_TRACE_COMPONENT_SIZE);
@@ -1173,6 +1389,7 @@ static int te_post_load(void *opaque, int version_id)
         return -EINVAL;
     }
     s->enc.cfg.params = s->params;
+    s->encap.type_bits = s->data_trace ? 1 : 0;
     s->enc.emit = te_emit;
     s->enc.opaque = s;
     s->buffered = s->buf_len != 0;
@@ -1490,6 +1707,52 @@ static const VMStateDescription vmstate_te_filters = {
     }
 };
 
+static bool data_needed(void *opaque)
+{
+    RISCVTraceEncoder *s = opaque;
+
+    return s->data_trace;
+}
+
+static int data_post_load(void *opaque, int version_id)
+{
+    RISCVTraceEncoder *s = opaque;
+    uint32_t legal = TE_DATA_CONTROL_RW | R_TE_DATA_CONTROL_IMPLEMENTED_MASK;
+
+    /* Both sides implement data trace, with registers it can hold. */
+    if (!s->data_trace || (s->data_control & ~legal) ||
+        (s->data_control && !FIELD_EX32(s->data_control, TE_DATA_CONTROL,
+                                        IMPLEMENTED))) {
+        return -EINVAL;
+    }
+    return 0;
+}
+
+/* Data trace: the register, the hart's settings and history. */
+static const VMStateDescription vmstate_te_data = {
+    .name = TYPE_RISCV_TRACE_ENCODER "/data",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .needed = data_needed,
+    .post_load = data_post_load,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT32(data_control, RISCVTraceEncoder),
+        VMSTATE_BOOL(data_on, RISCVTraceEncoder),
+        VMSTATE_BOOL(data_noaddr, RISCVTraceEncoder),
+        VMSTATE_BOOL(data_nodata, RISCVTraceEncoder),
+        VMSTATE_BOOL(data_full_addr, RISCVTraceEncoder),
+        VMSTATE_UINT64_ARRAY(dhist.addr, RISCVTraceEncoder,
+                             ETRACE_DATA_SIZES),
+        VMSTATE_UINT64_ARRAY(dhist.data, RISCVTraceEncoder,
+                             ETRACE_DATA_SIZES),
+        VMSTATE_UINT8(dhist.addr_valid, RISCVTraceEncoder),
+        VMSTATE_UINT8(dhist.data_valid, RISCVTraceEncoder),
+        VMSTATE_BOOL(enc.cfg.denable, RISCVTraceEncoder),
+        VMSTATE_UINT8(enc.cfg.doptions, RISCVTraceEncoder),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
 static const VMStateDescription vmstate_te = {
     .name = TYPE_RISCV_TRACE_ENCODER,
     .version_id = 1,
@@ -1518,6 +1781,7 @@ static const VMStateDescription vmstate_te = {
         &vmstate_te_sij,
         &vmstate_te_ir,
         &vmstate_te_irets,
+        &vmstate_te_data,
         NULL
     }
 };
@@ -1554,6 +1818,15 @@ static const Property te_properties[] = {
     /* With "start": timestamps in the packets from reset, counting from 0 */
     DEFINE_PROP_BOOL("timestamps", RISCVTraceEncoder, reset_timestamps,
                      false),
+    /* Data trace implemented (trTeDataImplemented) */
+    DEFINE_PROP_BOOL("data-trace", RISCVTraceEncoder, data_trace, false),
+    /* trTeDataNoValue, trTeDataNoAddr, trTeDataAddrCompress 0 at reset */
+    DEFINE_PROP_BOOL("data-no-value", RISCVTraceEncoder, reset_data_no_value,
+                     false),
+    DEFINE_PROP_BOOL("data-no-addr", RISCVTraceEncoder, reset_data_no_addr,
+                     false),
+    DEFINE_PROP_BOOL("data-full-addr", RISCVTraceEncoder,
+                     reset_data_full_addr, false),
     DEFINE_PROP_BOOL("x-branch-map", RISCVTraceEncoder, branch_map, true),
     DEFINE_PROP_BOOL("x-discard", RISCVTraceEncoder, discard, false),
 };

@@ -87,6 +87,9 @@ typedef struct ETraceEncConfig {
     bool implicit_return;
     uint8_t sync_mode;
     uint8_t sync_max;
+    /* the support packet's denable and doptions (ETRACE_DOPT_*) */
+    bool denable;
+    uint8_t doptions;
 } ETraceEncConfig;
 
 /* Receives each packet the encoder makes, in order. */

@@ -77,8 +77,15 @@
 /*
  * Protocol 2.1, ETraceTeInst.doptions of the Standard Support Packet:
  * its fields mmacas_ext, noaddr, nodata, full_daddress and full_data.
+ * 2.0's implementation-defined doptions are the last four of them, in
+ * that order (ETRACE_DOPT_* >> 1).
  */
 #define ETRACE_SSP_DOPTIONS_BITS    5
+#define ETRACE_DOPT_MMACAS          (1u << 0)
+#define ETRACE_DOPT_NOADDR          (1u << 1)
+#define ETRACE_DOPT_NODATA          (1u << 2)
+#define ETRACE_DOPT_FULL_DADDRESS   (1u << 3)
+#define ETRACE_DOPT_FULL_DATA       (1u << 4)
 
 /* Privilege codes (ingressPort.adoc, tab:priv). */
 #define ETRACE_PRIV_U               0
@@ -311,6 +318,18 @@ void etrace_bits_load(ETraceBits *b, const uint8_t *data, unsigned len);
 void etrace_bits_sign_fill(ETraceBits *b);
 
 /**
+ * etrace_bits_prefix: put a field before every field of a packet
+ * @b: a packet from a packer (sign-filled past @b->len), shorter than
+ *     ETRACE_BITS_MAX - @width
+ * @value: the field
+ * @width: its width, 1 to 8
+ *
+ * The Encapsulation's type field, the first of the payload, is put so
+ * before a packet when a source has several packet types.
+ */
+void etrace_bits_prefix(ETraceBits *b, unsigned value, unsigned width);
+
+/**
  * etrace_map_bits: length of the branch map of a format 1 packet
  * @branches: its branches field
  *
@@ -384,9 +403,14 @@ bool etrace_te_inst_unpack(ETraceTeInst *t, const ETraceParams *p,
  * @srcid: its value
  * @timestamp_bytes: T, the width of the timestamp field, when packets
  *                   carry one (header.extend = 1), else 0
+ * @type_bits: the width of the payload's type field (e-trace-specifics.adoc
+ *             of the Encapsulation spec): 0 for a source of te_inst
+ *             packets only, 1 with data trace (0 te_inst, 1 te_data);
+ *             the packer puts it (etrace_bits_prefix())
  */
 typedef struct ETraceEncap {
     uint8_t flow;
+    uint8_t type_bits;
     uint8_t srcid_bits;
     uint16_t srcid;
     uint8_t timestamp_bytes;

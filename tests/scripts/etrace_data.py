@@ -1,0 +1,172 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Read the te_data packets of an E-Trace stream (for tests).
+
+A reader written from the packet tables of E-Trace (dataTracePayload.adoc
+of E-Trace 2.0.5, protocol 2.0) and of the Multiple-Memory Access and
+Compare and Swap extension (extensions.adoc, protocol 2.1), with the
+choices docs/specs/riscv-trace.rst ("Data trace packets") publishes, and
+nothing of the encoder's or decoder's code: the tests compare what it
+reads with what etrace-decode reads and with QEMU's own record.
+
+The parameters are those of QEMU's RV64 harts: 64-bit addresses
+(daddress_width_p), 64-bit data (data_width_p, a 2-bit size field), a
+format field of 3 bits in 2.0 and 2 with the extension (harts with
+atomics).  The options come from the stream's support packets: noaddr
+and nodata (2.0: doptions bits 0 and 1; 2.1: the Standard Support
+Packet's fields), the extension's layouts in 2.1 (mmacas_ext).  Every
+format 3 packet ends the compression history: the first address and the
+first value of each size after one are full.
+"""
+
+import etrace_packets
+
+LOAD, STORE, CAS_FAIL, SWAP, SC_FAIL = 0, 1, 7, 8, 15
+NAMES = {0: 'load', 1: 'store', 7: 'failed-cas', 8: 'swap', 9: 'add',
+         10: 'and', 11: 'or', 12: 'xor', 13: 'max', 14: 'min',
+         15: 'failed-sc'}
+
+
+def sext(v, bits):
+    """@v, @bits wide, as a signed number."""
+    v &= (1 << bits) - 1
+    return v - (1 << bits) if v >> (bits - 1) & 1 else v
+
+
+class Reader:
+    """The te_data packets of one source, in stream order."""
+
+    def __init__(self, protocol='2.0', daddress_width=64, data_width=64):
+        self.protocol = protocol
+        self.aw = daddress_width
+        self.dw = data_width
+        self.mmacas = protocol == '2.1'
+        self.noaddr = self.nodata = False
+        self.addr = {}
+        self.data = {}
+
+    def te_inst(self, p):
+        """A te_inst packet's fields (etrace_packets.parse_te_inst())."""
+        if p['format'] != 3:
+            return
+        self.addr = {}
+        self.data = {}
+        if p['subformat'] != 3:
+            return
+        if 'iret_ext' in p:
+            self.mmacas = bool(p['mmacas_ext'])
+            self.noaddr, self.nodata = bool(p['noaddr']), bool(p['nodata'])
+        else:
+            self.noaddr = bool(p['doptions'] & 1)
+            self.nodata = bool(p['doptions'] & 2)
+
+    def _types(self, b):
+        """dtype, mma, unaligned."""
+        if not self.mmacas:
+            fmt = b.get(3)
+            if fmt < 4:
+                return (STORE if fmt & 2 else LOAD), False, bool(fmt & 1)
+            if fmt == 6:
+                sub = b.get(3)
+                return (SC_FAIL if sub == 7 else SWAP + sub), False, False
+            raise ValueError(f'te_data format {fmt} is not produced')
+        cls = b.get(2)
+        if cls in (0, 1):
+            sub = b.get(2)
+            return (STORE if sub & 2 else LOAD), cls == 1, bool(sub & 1)
+        if cls == 2:
+            sub = b.get(4)
+            if sub == CAS_FAIL or sub >= SWAP:
+                return sub, False, False
+            raise ValueError(f'te_data atomic subformat {sub}')
+        raise ValueError('te_data class 3')
+
+    def _value(self, size, diff, v, vlen_bits):
+        """A value field of @vlen_bits, as @diff says, from the history
+        of @size (XOR, difference); only the access's bytes matter."""
+        bits = 8 << size
+        mask = (1 << bits) - 1
+        v = sext(v, vlen_bits) & mask
+        if diff in (0, 2):
+            return v
+        if size not in self.data:
+            raise ValueError('compressed value with no history')
+        if diff == 1:
+            return (self.data[size] ^ v) & mask
+        return (self.data[size] + v) & mask
+
+    def packet(self, b):
+        """One te_data payload (Bits after the type field): a dict with
+        dtype, size, mma and the fields it has: addr, value, operand."""
+        dtype, mma, unaligned = self._types(b)
+        size = b.get(2)
+        a = {'dtype': dtype, 'size': 1 << size, 'mma': mma}
+        atomic = dtype >= CAS_FAIL
+        # the layouts: failed SC address only; failed CAS operand and
+        # address; else as the options say
+        addr_only = dtype == SC_FAIL or (self.nodata and dtype != CAS_FAIL)
+        data_only = not addr_only and self.noaddr and dtype != CAS_FAIL
+        if addr_only:
+            diff = b.get(1)
+            self._address(a, size, bool(diff), b.get(self.aw), unaligned)
+            return a
+        diff = b.get(2)
+        if atomic and diff in (1, 3):
+            raise ValueError('compressed atomic (sent uncompressed here)')
+        if atomic:
+            op_len = b.get(size)
+            a['operand'] = sext(b.get(8 * (op_len + 1)), 8 * (op_len + 1)) \
+                & ((1 << (8 << size)) - 1)
+        if data_only:
+            if diff == 2:
+                raise ValueError('data-only diff 10 is reserved')
+            a['value'] = self._value(size, diff, b.get(self.dw), self.dw)
+            self.data[size] = a['value']
+            return a
+        if dtype != CAS_FAIL:
+            data_len = b.get(size)
+            nbits = 8 * (data_len + 1)
+            a['value'] = self._value(size, diff, b.get(nbits), nbits)
+            self.data[size] = a['value']
+        self._address(a, size, diff != 0, b.get(self.aw), unaligned)
+        return a
+
+    def _address(self, a, size, diff, v, unaligned):
+        """The address field @v: shifted left by @size unless
+        @unaligned, added to the last address of its size if @diff."""
+        v = sext(v, self.aw)
+        if not unaligned:
+            v <<= size
+        if diff:
+            if size not in self.addr:
+                raise ValueError('differential address with no history')
+            v += self.addr[size]
+        a['addr'] = v & ((1 << self.aw) - 1)
+        self.addr[size] = a['addr']
+
+
+def accesses(data, protocol='2.0', daddress_width=64, timestamp_bytes=6):
+    """The accesses of the te_data packets of a one-source stream with
+    data trace (a 1-bit type field), in order; packets with a timestamp
+    have one of @timestamp_bytes (QEMU's: 6)."""
+    r = Reader(protocol, daddress_width)
+    out = []
+    for _, p, raw in etrace_packets.packets(data, 0, timestamp_bytes,
+                                            protocol, type_bits=1):
+        if 'te_data' in p:
+            try:
+                out.append(r.packet(p['te_data']))
+            except ValueError as e:
+                raise ValueError(f'packet [{raw.hex(" ")}]: {e}') from e
+        else:
+            r.te_inst(p)
+    return out
+
+
+def describe(a):
+    """The decoder's form of an access, without its instruction."""
+    s = f"data {NAMES[a['dtype']]} {a['size']}"
+    for k in ('addr', 'value', 'operand'):
+        if k in a:
+            s += f' {k}={a[k]:x}'
+    return s + (' mma' if a['mma'] else '')
