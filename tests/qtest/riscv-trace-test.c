@@ -32,6 +32,8 @@
 #define IMPL            0x004
 #define INST_FEATURES   0x008
 #define INST_FILTERS    0x00c
+#define DATA_CONTROL    0x010
+#define DATA_FILTERS    0x01c
 
 /* Control register fields common to the components. */
 #define ACTIVE          (1u << 0)
@@ -46,6 +48,13 @@
 #define INHIBIT_SRC     (1u << 15)
 #define SYNC_MODE(m)    ((uint32_t)(m) << 16)
 #define SYNC_MAX(m)     ((uint32_t)(m) << 20)
+
+/* trTeDataControl */
+#define D_IMPLEMENTED   (1u << 0)
+#define D_TRACING       (1u << 1)
+#define D_NO_VALUE      (1u << 16)
+#define D_NO_ADDR       (1u << 17)
+#define D_ADDR_COMP(c)  ((uint32_t)(c) << 18)
 
 /* trPibControl */
 #define PIB_MODE(m)     ((uint32_t)(m) << 4)
@@ -205,6 +214,56 @@ static void test_encoder_registers(void)
     /* Holding it in reset clears everything. */
     wr(qts, ENCODER0 + CONTROL, 0);
     g_assert_cmphex(rd(qts, ENCODER0 + CONTROL), ==, EMPTY);
+    qtest_quit(qts);
+}
+
+/*
+ * trTeDataControl and trTeDataFilters: 0 without data trace; with it,
+ * Implemented, and WARL discovery by writing ones (no trigger, stall or
+ * drop yet; no filter qualifies data trace).
+ */
+static void test_data_registers(void)
+{
+    QTestState *qts = qtest_init(REG_ARGS);
+
+    wr(qts, ENCODER0 + CONTROL, ACTIVE);
+    wr(qts, ENCODER0 + DATA_CONTROL, 0xffffffff);
+    g_assert_cmphex(rd(qts, ENCODER0 + DATA_CONTROL), ==, 0);
+    qtest_quit(qts);
+
+    qts = qtest_init(REG_ARGS " -global riscv-trace-encoder.data-trace=on");
+    /*
+     * Held in reset: Implemented, differential addresses (the reset
+     * values of the data-* properties), nothing writable.
+     */
+    g_assert_cmphex(rd(qts, ENCODER0 + DATA_CONTROL), ==,
+                    D_IMPLEMENTED | D_ADDR_COMP(2));
+    wr(qts, ENCODER0 + DATA_CONTROL, 0xffffffff);
+    g_assert_cmphex(rd(qts, ENCODER0 + DATA_CONTROL), ==,
+                    D_IMPLEMENTED | D_ADDR_COMP(2));
+    wr(qts, ENCODER0 + CONTROL, ACTIVE);
+    /*
+     * Tracing, NoValue, NoAddr and AddrCompress; NoValue with NoAddr
+     * keeps the address; AddrCompress 1 and 3 read 2, differential.
+     */
+    wr(qts, ENCODER0 + DATA_CONTROL, 0xffffffff);
+    g_assert_cmphex(rd(qts, ENCODER0 + DATA_CONTROL), ==,
+                    D_IMPLEMENTED | D_TRACING | D_NO_VALUE | D_ADDR_COMP(2));
+    wr(qts, ENCODER0 + DATA_CONTROL, D_NO_ADDR | D_ADDR_COMP(1));
+    g_assert_cmphex(rd(qts, ENCODER0 + DATA_CONTROL), ==,
+                    D_IMPLEMENTED | D_NO_ADDR | D_ADDR_COMP(2));
+    wr(qts, ENCODER0 + DATA_CONTROL, D_ADDR_COMP(3));
+    g_assert_cmphex(rd(qts, ENCODER0 + DATA_CONTROL), ==,
+                    D_IMPLEMENTED | D_ADDR_COMP(2));
+    wr(qts, ENCODER0 + DATA_CONTROL, 0);
+    g_assert_cmphex(rd(qts, ENCODER0 + DATA_CONTROL), ==, D_IMPLEMENTED);
+    wr(qts, ENCODER0 + DATA_FILTERS, 0xffffffff);
+    g_assert_cmphex(rd(qts, ENCODER0 + DATA_FILTERS), ==, 0);
+    /* Back into reset. */
+    wr(qts, ENCODER0 + DATA_CONTROL, D_TRACING);
+    wr(qts, ENCODER0 + CONTROL, 0);
+    g_assert_cmphex(rd(qts, ENCODER0 + DATA_CONTROL), ==,
+                    D_IMPLEMENTED | D_ADDR_COMP(2));
     qtest_quit(qts);
 }
 
@@ -1328,6 +1387,7 @@ int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     qtest_add_func("/riscv-trace/encoder-registers", test_encoder_registers);
+    qtest_add_func("/riscv-trace/data-registers", test_data_registers);
     qtest_add_func("/riscv-trace/funnel-pib-registers",
                    test_funnel_pib_registers);
     qtest_add_func("/riscv-trace/enable-disable", test_enable_disable);

@@ -368,6 +368,42 @@ static void test_refused(void)
     g_assert_nonnull(strstr(why, "synchronisation"));
 }
 
+/*
+ * A te_data packet framed with the Encapsulation's 1-bit type field (1,
+ * te_data; e-trace-specifics.adoc) before its fields: a 2.0 load of 8
+ * bytes, address only (trTeDataNoValue), full and aligned at 0x1000.
+ * Payload bits: type 1, format 000, size 11, diff 0, address 0x200 (bit
+ * 9 of the field is bit 16 of the payload): 0x31 0x00 0x01, then bit 17
+ * repeats the top: 3 bytes.  With a 4-bit srcID 0xa those 3 bytes move
+ * up 4 bits after it, 28 bits: 0x1a 0x03 0x10 0x00 (encapsulation.adoc,
+ * "Packet Length").
+ */
+static void test_framed(void)
+{
+    static const ETraceDataParams p = {
+        .daddress_width = 64, .data_width = 64, .format_bits = 3,
+        .nodata = true,
+    };
+    static const ETraceTeData t = {
+        .dtype = ETRACE_DTYPE_LOAD, .size = 3, .diff = 0,
+        .address = 0x200,
+    };
+    static const uint8_t plain[] = { 0x03, 0x31, 0x00, 0x01 };
+    static const uint8_t src8[] = { 0x03, 0x5a, 0x31, 0x00, 0x01 };
+    static const uint8_t src4[] = { 0x04, 0x1a, 0x03, 0x10, 0x00 };
+    const ETraceEncap e0 = { .type_bits = 1 };
+    const ETraceEncap e8 = { .type_bits = 1, .srcid_bits = 8, .srcid = 0x5a };
+    const ETraceEncap e4 = { .type_bits = 1, .srcid_bits = 4, .srcid = 0xa };
+    uint8_t out[ETRACE_ENCAP_MAX_BYTES];
+    ETraceBits b;
+
+    etrace_te_data_pack(&b, &p, &t);
+    etrace_bits_prefix(&b, 1, 1);
+    g_assert_cmpmem(out, etrace_encap(out, &e0, &b, 0), plain, sizeof(plain));
+    g_assert_cmpmem(out, etrace_encap(out, &e8, &b, 0), src8, sizeof(src8));
+    g_assert_cmpmem(out, etrace_encap(out, &e4, &b, 0), src4, sizeof(src4));
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -382,5 +418,6 @@ int main(int argc, char **argv)
     g_test_add_func("/etrace-data/data-only-atomic", test_data_only_atomic);
     g_test_add_func("/etrace-data/address-only", test_address_only);
     g_test_add_func("/etrace-data/refused", test_refused);
+    g_test_add_func("/etrace-data/framed", test_framed);
     return g_test_run();
 }

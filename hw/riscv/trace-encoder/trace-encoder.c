@@ -1040,6 +1040,25 @@ static uint64_t te_read(void *opaque, hwaddr addr, unsigned size)
     return val;
 }
 
+/*
+ * trTeDataControl in reset (the spec leaves it undefined): the options
+ * of the data-* properties, not tracing.
+ */
+static uint32_t te_data_control_reset(RISCVTraceEncoder *s)
+{
+    uint32_t val = R_TE_DATA_CONTROL_IMPLEMENTED_MASK;
+
+    if (!s->data_trace) {
+        return 0;
+    }
+    val = FIELD_DP32(val, TE_DATA_CONTROL, NO_VALUE, s->reset_data_no_value);
+    val = FIELD_DP32(val, TE_DATA_CONTROL, NO_ADDR,
+                     s->reset_data_no_addr && !s->reset_data_no_value);
+    return FIELD_DP32(val, TE_DATA_CONTROL, ADDR_COMPRESS,
+                      s->reset_data_full_addr ? TE_DATA_ADDR_FULL :
+                                                TE_DATA_ADDR_DIFF);
+}
+
 static void te_write_control(RISCVTraceEncoder *s, uint32_t val)
 {
     uint32_t old = s->control;
@@ -1052,8 +1071,7 @@ static void te_write_control(RISCVTraceEncoder *s, uint32_t val)
             s->flush_pending = true;
         }
         s->control = 0;
-        s->data_control = s->data_trace ?
-                          R_TE_DATA_CONTROL_IMPLEMENTED_MASK : 0;
+        s->data_control = te_data_control_reset(s);
         return;
     }
     if (!FIELD_EX32(old, TE_CONTROL, ACTIVE)) {
@@ -1212,21 +1230,9 @@ static void te_reset_hold(Object *obj, ResetType type)
         s->control = FIELD_DP32(s->control, TE_CONTROL, INST_SYNC_MAX,
                                 s->start_sync_max);
     }
-    s->data_control = 0;
-    if (s->data_trace) {
-        s->data_control = R_TE_DATA_CONTROL_IMPLEMENTED_MASK;
-        if (s->start) {
-            s->data_control |= R_TE_DATA_CONTROL_TRACING_MASK;
-        }
-        s->data_control = FIELD_DP32(s->data_control, TE_DATA_CONTROL,
-                                     NO_VALUE, s->reset_data_no_value);
-        s->data_control = FIELD_DP32(s->data_control, TE_DATA_CONTROL,
-                                     NO_ADDR, s->reset_data_no_addr &&
-                                              !s->reset_data_no_value);
-        s->data_control = FIELD_DP32(s->data_control, TE_DATA_CONTROL,
-                                     ADDR_COMPRESS,
-                                     s->reset_data_full_addr ?
-                                     TE_DATA_ADDR_FULL : TE_DATA_ADDR_DIFF);
+    s->data_control = te_data_control_reset(s);
+    if (s->data_trace && s->start) {
+        s->data_control |= R_TE_DATA_CONTROL_TRACING_MASK;
     }
     etrace_data_history_reset(&s->dhist);
     memset(&s->filter_regs, 0, sizeof(s->filter_regs));
