@@ -17,8 +17,8 @@ hart traced from reset into a file chardev:
 The packets of the two files, one after the other, must be those of the
 reference run, in order, apart from the end (the finisher's spin loop),
 and the migration stream must hold the encoder's state.  QEMU
-ARGUMENTS (encoder options: the jump target cache, branch prediction...)
-go to every run, whose state must migrate too.
+ARGUMENTS (encoder options: the jump target cache, branch prediction,
+data trace...) go to every run, whose state must migrate too.
 """
 
 import os
@@ -35,16 +35,19 @@ TAIL = 4
 DELAY = 0.3
 
 
-def packets(*paths):
-    """The packets of the trace files @paths, one after the other."""
+def packets(type_bits, *paths):
+    """The packets of the trace files @paths, one after the other; with
+    data trace, a 1-bit type field."""
     data = b''
     for path in paths:
         with open(path, 'rb') as f:
             data += f.read()
     # every bit of each packet: the fields the reader names and those it
     # does not (irdepth, irets)
-    return [f'{etrace_packets.describe(p)} [{raw.hex(" ")}]'
-            for _, p, raw in etrace_packets.packets(data)]
+    return [f'{"te_data" if "te_data" in p else etrace_packets.describe(p)}'
+            f' [{raw.hex(" ")}]'
+            for _, p, raw in etrace_packets.packets(data,
+                                                    type_bits=type_bits)]
 
 
 def run(args, tmp):
@@ -93,9 +96,11 @@ def run(args, tmp):
             not guest.PASS_BYTES.search(dst.serial):
         raise Failure('the destination guest failed')
 
-    want = packets(ref)
-    before = packets(src_trace)
-    got = packets(src_trace, dst_trace)
+    type_bits = 1 if 'riscv-trace-encoder.data-trace=on' in args.qemu_args \
+        else 0
+    want = packets(type_bits, ref)
+    before = packets(type_bits, src_trace)
+    got = packets(type_bits, src_trace, dst_trace)
     n = min(len(got), len(want)) - TAIL
     if not 10 < len(before) < n:
         raise Failure(f'{len(before)} packets before the migration, '
