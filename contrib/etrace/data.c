@@ -45,6 +45,12 @@ void etd_data_te_inst(EtdDecoder *d, const ETraceTeInst *t)
     }
     d->dparams.noaddr = opt & ETRACE_DOPT_NOADDR;
     d->dparams.nodata = opt & ETRACE_DOPT_NODATA;
+    if (t->dloss) {
+        d->data_losses++;
+        if (d->sink->data_lost) {
+            d->sink->data_lost(d->sink->opaque, d->src);
+        }
+    }
 }
 
 bool etd_data_packet(EtdDecoder *d, const uint8_t *payload, unsigned len,

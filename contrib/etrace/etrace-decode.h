@@ -233,6 +233,11 @@ typedef struct EtdSink {
      */
     void (*data)(void *opaque, unsigned src, const ETraceDataAccess *a,
                  unsigned has, bool timed, uint64_t time);
+    /*
+     * A support packet says te_data packets were lost (dloss): after the
+     * instructions reported before it, accesses are those of later ones.
+     */
+    void (*data_lost)(void *opaque, unsigned src);
     void *opaque;
 } EtdSink;
 
@@ -331,6 +336,7 @@ typedef struct EtdDecoder {
     ETraceDataHistory dhist;
     uint64_t accesses[16];
     uint64_t data_bytes;
+    uint64_t data_losses;   /* support packets with dloss */
 } EtdDecoder;
 
 void etd_decoder_init(EtdDecoder *d, EtdImage *img, const EtdSink *sink,
@@ -354,7 +360,8 @@ bool etd_decoder_packet(EtdDecoder *d, const ETraceTeInst *t, bool timed,
  * @t: the packet
  *
  * A format 3 packet ends the compression history; a support packet says
- * the options of the te_data packets after it.
+ * the options of the te_data packets after it, and whether some were
+ * lost.
  */
 void etd_data_te_inst(EtdDecoder *d, const ETraceTeInst *t);
 

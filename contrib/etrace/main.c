@@ -272,6 +272,21 @@ static void sink_time(void *opaque, unsigned src, uint64_t time)
                         time);
 }
 
+/* "SRC data lost": the accesses of instructions before are not tied. */
+static void sink_data_lost(void *opaque, unsigned src)
+{
+    EtdMain *m = opaque;
+
+    etd_tie_gap(tie_of(m, src));
+    if (m->output != ETD_OUT_FLOW && m->output != ETD_OUT_DATA) {
+        return;
+    }
+    if (m->olen + 32 > sizeof(m->obuf)) {
+        out_flush(m);
+    }
+    m->olen += sprintf(m->obuf + m->olen, "%u data lost\n", src);
+}
+
 /* An access read from the stream: it waits for its instruction. */
 static void sink_data(void *opaque, unsigned src, const ETraceDataAccess *a,
                       unsigned has, bool timed, uint64_t time)
@@ -379,6 +394,7 @@ static void print_stats(EtdMain *m)
     EtdStream *st = &m->stream;
     uint64_t insns = 0, f[6] = { 0 }, traps = 0, left = 0;
     uint64_t acc[16] = { 0 }, accesses = 0, untied = 0, missing = 0;
+    uint64_t dlosses = 0;
     unsigned s, k;
 
     for (s = 0; s < ETD_MAX_SOURCES; s++) {
@@ -397,6 +413,7 @@ static void print_stats(EtdMain *m)
             acc[k] += d->accesses[k];
             accesses += d->accesses[k];
         }
+        dlosses += d->data_losses;
         if (m->tie[s]) {
             untied += m->tie[s]->untied;
             missing += m->tie[s]->missing;
@@ -428,8 +445,9 @@ static void print_stats(EtdMain *m)
         }
         fprintf(m->out, "\naccesses not tied to an instruction: %" PRIu64
                 "\naccesses instructions made but not traced: %" PRIu64
+                "\ndata losses reported: %" PRIu64
                 "\ndata bytes: %" PRIu64 " in te_data packets\n",
-                untied, missing, st->data_bytes);
+                untied, missing, dlosses, st->data_bytes);
         if (accesses) {
             fprintf(m->out, "bits per access: %.4f\n",
                     8.0 * st->data_bytes / accesses);
@@ -699,6 +717,7 @@ int main(int argc, char **argv)
     m.sink = (EtdSink) {
         .insn = sink_insn, .run = sink_run, .trap = sink_trap,
         .gap = sink_gap, .time = sink_time, .data = sink_data,
+        .data_lost = sink_data_lost,
         .opaque = &m,
     };
     m.img = etd_image_new();

@@ -208,6 +208,7 @@ static void send_support(ETraceEnc *e, bool ienable, uint8_t qual_status)
         .qual_status = qual_status,
         .ioptions = ioptions(&e->cfg),
         .denable = e->cfg.denable,
+        .dloss = e->dloss,
         .doptions = proto_2_1(e) ? e->cfg.doptions : e->cfg.doptions >> 1,
         .iret_ext = proto_2_1(e),
         .f0s_width = p->f0s_width,
@@ -218,6 +219,7 @@ static void send_support(ETraceEnc *e, bool ienable, uint8_t qual_status)
     };
 
     /* It reports no branch: those pending stay so. */
+    e->dloss = false;
     emit_packet(e, &t);
 }
 
@@ -961,7 +963,11 @@ void etrace_enc_start(ETraceEnc *e)
  * was traced since tracing started or a filter ended it: qualification
  * has not changed.
  */
-static void etrace_enc_end(ETraceEnc *e, bool ienable)
+/*
+ * Report the held row unless the packets sent for it did; returns the
+ * qual_status of a support packet that ends tracing after it.
+ */
+static uint8_t etrace_enc_report_held(ETraceEnc *e)
 {
     uint8_t qual = ETRACE_QUAL_ENDED_REP;
 
@@ -983,7 +989,12 @@ static void etrace_enc_end(ETraceEnc *e, bool ienable)
     } else {
         qual = ETRACE_QUAL_NO_CHANGE;
     }
-    send_support(e, ienable, qual);
+    return qual;
+}
+
+static void etrace_enc_end(ETraceEnc *e, bool ienable)
+{
+    send_support(e, ienable, etrace_enc_report_held(e));
     etrace_enc_reset_pipeline(e);
 }
 
@@ -1002,6 +1013,24 @@ void etrace_enc_unqualified(ETraceEnc *e)
         return;
     }
     etrace_enc_end(e, true);
+}
+
+void etrace_enc_data_lost(ETraceEnc *e, bool inst_lost)
+{
+    if (!e->running) {
+        return;
+    }
+    e->dloss = true;
+    if (inst_lost) {
+        return;
+    }
+    /*
+     * Tracing goes on: the next row is reported as after a resync, in a
+     * format 3.0 that follows the packet reporting the held one.
+     */
+    etrace_enc_report_held(e);
+    send_support(e, true, ETRACE_QUAL_NO_CHANGE);
+    etrace_enc_reset_pipeline(e);
 }
 
 void etrace_enc_lost(ETraceEnc *e)

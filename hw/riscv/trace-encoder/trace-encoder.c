@@ -153,8 +153,12 @@ typedef struct TETimestamp {
  * 2 (differential, E-Trace's data address compression).
  */
 #define TE_DATA_CONTROL_RW \
-    (R_TE_DATA_CONTROL_TRACING_MASK | R_TE_DATA_CONTROL_NO_VALUE_MASK | \
+    (R_TE_DATA_CONTROL_TRACING_MASK | R_TE_DATA_CONTROL_STALL_ENA_MASK | \
+     R_TE_DATA_CONTROL_DROP_ENA_MASK | R_TE_DATA_CONTROL_NO_VALUE_MASK | \
      R_TE_DATA_CONTROL_NO_ADDR_MASK | R_TE_DATA_CONTROL_ADDR_COMPRESS_MASK)
+/* Set by the encoder, write 1 to clear */
+#define TE_DATA_CONTROL_W1C \
+    (R_TE_DATA_CONTROL_STALL_OR_OVERFLOW_MASK | R_TE_DATA_CONTROL_DROP_MASK)
 #define TE_DATA_ADDR_FULL       0
 #define TE_DATA_ADDR_DIFF       2
 
@@ -193,6 +197,9 @@ struct RISCVTraceEncoder {
     bool reset_data_no_value;
     bool reset_data_no_addr;
     bool reset_data_full_addr;
+    bool reset_data_stall;
+    bool reset_data_drop;
+    bool reset_stall;
     /* "2.0" or "2.1", and the parameters that follow from it */
     char *protocol;
     ETraceParams params;
@@ -227,6 +234,11 @@ struct RISCVTraceEncoder {
     bool data_nodata;
     bool data_full_addr;
     ETraceDataHistory dhist;
+    /*
+     * Data packets were dropped (trTeDataDropEna): none is made until
+     * the encoder has said so, at the end of the hart's batch of events.
+     */
+    bool data_dropped;
     /*
      * The timestamp unit as the hart last applied it, and the clock map's
      * anchor: the clock when the hart's instruction count was an_insns.
@@ -377,8 +389,10 @@ static void te_room(Notifier *n, void *data)
 static bool te_stall(RISCVTraceEncoder *s)
 {
     CPUState *cs = CPU(s->cpu);
+    bool data = s->data_on &&
+                FIELD_EX32(s->data_control, TE_DATA_CONTROL, STALL_ENA);
 
-    if (!FIELD_EX32(s->control, TE_CONTROL, INST_STALL_ENA) ||
+    if ((!FIELD_EX32(s->control, TE_CONTROL, INST_STALL_ENA) && !data) ||
         !qemu_cpu_is_self(cs) || qatomic_read(&cs->stop)) {
         return false;
     }
@@ -387,6 +401,10 @@ static bool te_stall(RISCVTraceEncoder *s)
         riscv_trace_sink_wait_room(s->sink, &s->room);
     }
     /* Software sees the stall while it lasts. */
+    if (data) {
+        s->data_control = FIELD_DP32(s->data_control, TE_DATA_CONTROL,
+                                     STALL_OR_OVERFLOW, 1);
+    }
     s->control = FIELD_DP32(s->control, TE_CONTROL, INST_STALL_OR_OVERFLOW, 1);
     qemu_cond_wait_bql(cs->halt_cond);
     return true;
@@ -400,11 +418,55 @@ static void te_stall_end(RISCVTraceEncoder *s)
     }
 }
 
+/* The packet at @at in the buffer is a te_data packet. */
+static bool te_packet_is_data(RISCVTraceEncoder *s, uint32_t at)
+{
+    uint32_t payload = at + 1 + s->encap.srcid_bits / 8 +
+                       (s->buf[at] & 0x80 ? s->encap.timestamp_bytes : 0);
+
+    return s->encap.type_bits &&
+           (s->buf[payload] >> (s->encap.srcid_bits % 8) & 1) == TE_TYPE_DATA;
+}
+
+/*
+ * trTeDataDropEna: the sink refused the packet at @from; leave the
+ * te_data packets from there on out (the instruction trace goes first).
+ * Returns whether there were any.  Until the encoder says so in the
+ * stream, at the end of the hart's batch of events (te_drain()), it
+ * makes no te_data packet: the compression history of those left out is
+ * the decoder's no longer.
+ */
+static bool te_drop_data(RISCVTraceEncoder *s, uint32_t from)
+{
+    uint32_t at = from, kept = from;
+
+    while (at < s->buf_len) {
+        uint32_t len = te_packet_len(s, at);
+
+        if (!te_packet_is_data(s, at)) {
+            memmove(s->buf + kept, s->buf + at, len);
+            kept += len;
+        }
+        at += len;
+    }
+    if (kept == s->buf_len) {
+        return false;
+    }
+    s->buf_len = kept;
+    s->data_dropped = true;
+    s->data_control |= R_TE_DATA_CONTROL_DROP_MASK |
+                       R_TE_DATA_CONTROL_STALL_OR_OVERFLOW_MASK;
+    trace_riscv_trace_encoder_data_dropped(s->cpu->env.mhartid);
+    return true;
+}
+
 /*
  * Hand the buffered packets on; called in the hart's thread.  When the
- * sink cannot take them all, it gets them one by one while it has room:
- * the hart waits (trTeInstStallEna) or the rest is lost.  Either sets
- * InstStallOrOverflow.
+ * sink cannot take them all, it gets them one by one while it has room;
+ * when it has none, the te_data packets left are left out
+ * (trTeDataDropEna), then the hart waits (trTeInstStallEna, or
+ * trTeDataStallEna while data is traced) or the rest is lost.  Either sets InstStallOrOverflow (and
+ * DataStallOrOverflow with data trace).
  */
 static void te_flush(RISCVTraceEncoder *s)
 {
@@ -416,7 +478,11 @@ static void te_flush(RISCVTraceEncoder *s)
     if (s->lost) {
         /* What was made while packets were refused is lost too. */
         s->buf_len = 0;
+        s->data_dropped = false;
         etrace_enc_set_now(&s->enc, riscv_cf_cycle_clock());
+        if (s->data_on) {
+            etrace_enc_data_lost(&s->enc, true);
+        }
         etrace_enc_lost(&s->enc);
     }
     if (!s->buf_len) {
@@ -432,6 +498,11 @@ static void te_flush(RISCVTraceEncoder *s)
             if (riscv_trace_sink_push(s->sink, s->sink_input, s->buf + done,
                                       len, true)) {
                 done += len;
+            } else if (s->data_on &&
+                       FIELD_EX32(s->data_control, TE_DATA_CONTROL,
+                                  DROP_ENA) &&
+                       te_drop_data(s, done)) {
+                continue;
             } else if (te_stall(s)) {
                 stalled = true;
             } else {
@@ -448,6 +519,10 @@ static void te_flush(RISCVTraceEncoder *s)
     if (s->lost || stalled) {
         s->control = FIELD_DP32(s->control, TE_CONTROL,
                                 INST_STALL_OR_OVERFLOW, 1);
+    }
+    if (s->lost && s->data_on) {
+        s->data_control = FIELD_DP32(s->data_control, TE_DATA_CONTROL,
+                                     STALL_OR_OVERFLOW, 1);
     }
     s->buf_len = 0;
     qatomic_set(&s->buffered, false);
@@ -507,6 +582,9 @@ static void te_data(RISCVTraceEncoder *s, const RISCVCFEvent *ev,
     ETraceTeData t;
     ETraceBits b;
 
+    if (s->data_dropped) {
+        return;
+    }
     if (!p.mmacas && a.dtype == ETRACE_DTYPE_CAS_FAIL) {
         a.dtype = ETRACE_DTYPE_LOAD;
     }
@@ -827,6 +905,12 @@ static void te_drain(CPURISCVState *env, void *opaque,
         s->an_time = map.now;
         s->an_insns = env->cf.insns;
     }
+    if (unlikely(s->data_dropped)) {
+        /* Every instruction so far reported, then dloss; data again. */
+        s->data_dropped = false;
+        etrace_enc_set_now(&s->enc, last_time);
+        etrace_enc_data_lost(&s->enc, false);
+    }
     te_maybe_flush(s);
     te_bm_arm(s, env, false);
 }
@@ -1051,6 +1135,8 @@ static uint32_t te_data_control_reset(RISCVTraceEncoder *s)
     if (!s->data_trace) {
         return 0;
     }
+    val = FIELD_DP32(val, TE_DATA_CONTROL, STALL_ENA, s->reset_data_stall);
+    val = FIELD_DP32(val, TE_DATA_CONTROL, DROP_ENA, s->reset_data_drop);
     val = FIELD_DP32(val, TE_DATA_CONTROL, NO_VALUE, s->reset_data_no_value);
     val = FIELD_DP32(val, TE_DATA_CONTROL, NO_ADDR,
                      s->reset_data_no_addr && !s->reset_data_no_value);
@@ -1092,6 +1178,11 @@ static void te_write_control(RISCVTraceEncoder *s, uint32_t val)
          FIELD_EX32(val, TE_CONTROL, ENABLE))) {
         sticky = false;
     }
+    /* ... and trTeDataStallOrOverflow and trTeDataDrop. */
+    if (!FIELD_EX32(old, TE_CONTROL, ENABLE) &&
+        FIELD_EX32(val, TE_CONTROL, ENABLE)) {
+        s->data_control &= ~TE_DATA_CONTROL_W1C;
+    }
     val = (val & TE_CONTROL_RW) |
           TE_INST_MODE_ETRACE << R_TE_CONTROL_INST_MODE_SHIFT;
     if (sticky) {
@@ -1116,15 +1207,18 @@ static void te_write_control(RISCVTraceEncoder *s, uint32_t val)
  * trTeDataControl.  WARL: trTeDataAddrCompress 1 and 3 read 2 (the
  * differential addresses E-Trace defines); trTeDataNoValue with
  * trTeDataNoAddr keeps the address (packets need one of them); no
- * trigger, stall nor drop yet: those fields read 0.  Nothing is writable
- * unless data trace is implemented.
+ * trigger: TrigEnable reads 0.  DataStallOrOverflow and DataDrop are
+ * write-1-to-clear.  Nothing is writable unless data trace is
+ * implemented.
  */
 static void te_write_data_control(RISCVTraceEncoder *s, uint32_t val)
 {
+    uint32_t sticky = s->data_control & TE_DATA_CONTROL_W1C & ~val;
+
     if (!s->data_trace || !FIELD_EX32(s->control, TE_CONTROL, ACTIVE)) {
         return;
     }
-    val &= TE_DATA_CONTROL_RW;
+    val = (val & TE_DATA_CONTROL_RW) | sticky;
     if (FIELD_EX32(val, TE_DATA_CONTROL, ADDR_COMPRESS)) {
         val = FIELD_DP32(val, TE_DATA_CONTROL, ADDR_COMPRESS,
                          TE_DATA_ADDR_DIFF);
@@ -1229,6 +1323,8 @@ static void te_reset_hold(Object *obj, ResetType type)
                                 s->start_sync_mode);
         s->control = FIELD_DP32(s->control, TE_CONTROL, INST_SYNC_MAX,
                                 s->start_sync_max);
+        s->control = FIELD_DP32(s->control, TE_CONTROL, INST_STALL_ENA,
+                                s->reset_stall);
     }
     s->data_control = te_data_control_reset(s);
     if (s->data_trace && s->start) {
@@ -1723,7 +1819,8 @@ static bool data_needed(void *opaque)
 static int data_post_load(void *opaque, int version_id)
 {
     RISCVTraceEncoder *s = opaque;
-    uint32_t legal = TE_DATA_CONTROL_RW | R_TE_DATA_CONTROL_IMPLEMENTED_MASK;
+    uint32_t legal = TE_DATA_CONTROL_RW | TE_DATA_CONTROL_W1C |
+                     R_TE_DATA_CONTROL_IMPLEMENTED_MASK;
 
     /* Both sides implement data trace, with registers it can hold. */
     if (!s->data_trace || (s->data_control & ~legal) ||
@@ -1747,6 +1844,7 @@ static const VMStateDescription vmstate_te_data = {
         VMSTATE_BOOL(data_noaddr, RISCVTraceEncoder),
         VMSTATE_BOOL(data_nodata, RISCVTraceEncoder),
         VMSTATE_BOOL(data_full_addr, RISCVTraceEncoder),
+        VMSTATE_BOOL(data_dropped, RISCVTraceEncoder),
         VMSTATE_UINT64_ARRAY(dhist.addr, RISCVTraceEncoder,
                              ETRACE_DATA_SIZES),
         VMSTATE_UINT64_ARRAY(dhist.data, RISCVTraceEncoder,
@@ -1833,6 +1931,12 @@ static const Property te_properties[] = {
                      false),
     DEFINE_PROP_BOOL("data-full-addr", RISCVTraceEncoder,
                      reset_data_full_addr, false),
+    /* trTeDataStallEna, trTeDataDropEna at reset */
+    DEFINE_PROP_BOOL("data-stall", RISCVTraceEncoder, reset_data_stall,
+                     false),
+    DEFINE_PROP_BOOL("data-drop", RISCVTraceEncoder, reset_data_drop, false),
+    /* With "start": trTeInstStallEna from reset */
+    DEFINE_PROP_BOOL("stall", RISCVTraceEncoder, reset_stall, false),
     DEFINE_PROP_BOOL("x-branch-map", RISCVTraceEncoder, branch_map, true),
     DEFINE_PROP_BOOL("x-discard", RISCVTraceEncoder, discard, false),
 };

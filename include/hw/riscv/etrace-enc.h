@@ -152,6 +152,8 @@ typedef struct ETraceEnc {
     bool have_prev;             /* prev is qualified */
     bool have_cur;
     bool running;               /* between start and stop */
+    /* the next support packet says data trace packets were lost */
+    bool dloss;
 
     /* Branches not yet reported; bit 0 is the oldest, 1 = not taken. */
     uint32_t branch_map;
@@ -321,6 +323,20 @@ void etrace_enc_unqualified(ETraceEnc *e);
  * with a synchronisation packet, as if the held row were the first one.
  */
 void etrace_enc_lost(ETraceEnc *e);
+
+/**
+ * etrace_enc_data_lost: data trace packets were dropped or lost
+ * @e: encoder
+ * @inst_lost: instruction packets were lost too: etrace_enc_lost() comes
+ *             next, and its support packet says dloss
+ *
+ * When only data packets were: reports the held row unless its packets
+ * did (a decoder then knows every instruction retired so far), sends a
+ * support packet with dloss (qualification unchanged), and goes on with
+ * a synchronisation packet at the next row, as after a resync: the
+ * instruction trace loses nothing.
+ */
+void etrace_enc_data_lost(ETraceEnc *e, bool inst_lost);
 
 /**
  * etrace_enc_block: feed a block of sequential instructions

@@ -134,18 +134,26 @@ def protocol_of(qemu_args):
     return '2.0'
 
 
+def data_traced(qemu_args):
+    """QEMU's arguments give the encoders data trace (a type field)."""
+    return 'riscv-trace-encoder.data-trace=on' in qemu_args
+
+
 def decoder_cmd(decoder, elf, images, trace, srcid_bits, cpu, output,
-                protocol='2.0'):
+                protocol='2.0', data=False):
     zc = 'on' if 'zcmp=on' in cpu or 'zcmt=on' in cpu else 'off'
     return [decoder, f'--output={output}', '--quiet', '--elf', elf,
-            f'--zc={zc}', f'--protocol={protocol}'] + images + \
+            f'--zc={zc}', f'--protocol={protocol}'] + \
+        (['--data'] if data else []) + images + \
         ['--param', f'srcid_bits={srcid_bits}', trace]
 
 
-def decoded(decoder, elf, images, trace, srcid_bits, cpu, protocol='2.0'):
-    """Per srcID: the decoded flow lines, without the source column."""
+def decoded(decoder, elf, images, trace, srcid_bits, cpu, protocol='2.0',
+            data=False):
+    """Per srcID: the decoded flow lines, without the source column (nor
+    data accesses)."""
     cmd = decoder_cmd(decoder, elf, images, trace, srcid_bits, cpu, 'flow',
-                      protocol)
+                      protocol, data)
     res = subprocess.run(cmd, capture_output=True, text=True, check=False)
     if res.returncode != 0 or res.stderr:
         sys.exit(f'decoder failed (exit {res.returncode}): {" ".join(cmd)}'
@@ -154,6 +162,8 @@ def decoded(decoder, elf, images, trace, srcid_bits, cpu, protocol='2.0'):
     for line in res.stdout.splitlines():
         src, rest = line.split(' ', 1)
         words = rest.split()
+        if words[0] == 'data':
+            continue
         if words[0] == 'gap':
             # 'gap no program image', 'gap trace ended', ...
             rest = ' '.join(words)

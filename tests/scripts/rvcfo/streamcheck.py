@@ -75,14 +75,18 @@ def asked_resync_disabled(qemu_args):
         'riscv-trace-encoder.sync-mode=0' in qemu_args
 
 
-def by_source(trace, srcid_bits, timestamp_bytes, protocol='2.0'):
-    """{srcID: [fields of each packet]} of a trace file."""
+def by_source(trace, srcid_bits, timestamp_bytes, protocol='2.0',
+              type_bits=0):
+    """{srcID: [fields of each te_inst packet]} of a trace file (with
+    @type_bits, of a source with data trace)."""
     with open(trace, 'rb') as f:
         data = f.read()
     out = {}
     for src, p, _ in etrace_packets.packets(data, srcid_bits,
-                                            timestamp_bytes, protocol):
-        out.setdefault(src, []).append(p)
+                                            timestamp_bytes, protocol,
+                                            type_bits):
+        if 'te_data' not in p:
+            out.setdefault(src, []).append(p)
     return out
 
 
