@@ -156,3 +156,23 @@ void etd_tie_gap(EtdTie *t)
     g_array_set_size(t->insns, 0);
     t->a_head = t->i_head = 0;
 }
+
+void etd_tie_align(EtdTie *t, unsigned keep)
+{
+    unsigned waiting = t->accesses->len - t->a_head;
+    unsigned k;
+
+    for (k = t->i_head; k < t->insns->len; k++) {
+        t->missing += g_array_index(t->insns, EtdTieInsn, k).left;
+    }
+    g_array_set_size(t->insns, 0);
+    t->i_head = 0;
+    for (k = 0; k + keep < waiting; k++) {
+        EtdTieAccess *a = &g_array_index(t->accesses, EtdTieAccess,
+                                         t->a_head++);
+
+        t->out(t->opaque, t->src, ETD_NO_PC, &a->a, a->has);
+        t->untied++;
+    }
+    tie_compact(t->accesses, &t->a_head);
+}

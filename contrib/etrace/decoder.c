@@ -666,6 +666,10 @@ static bool sync_packet(EtdDecoder *d, const ETraceTeInst *t, GError **errp)
             return false;
         }
     } else {
+        if (d->sink->data_align) {
+            d->sink->data_align(d->sink->opaque, d->src, addr,
+                                t->subformat == ETRACE_SYNC_START);
+        }
         set_pc(d, addr, b);
         report(d, t->privilege);
     }
@@ -824,6 +828,9 @@ static bool resume(EtdDecoder *d, const ETraceTeInst *t)
     last = d->branches ? (d->branch_map >> (d->branches - 1)) & 1 : 0;
     d->stop_at_last_branch = false;
     d->in_unknown = false;
+    if (d->sink->data_align) {
+        d->sink->data_align(d->sink->opaque, d->src, d->address, true);
+    }
     set_pc(d, d->address, b);
     if (b->count == 1 && b->end == ETD_END_BRANCH && d->branches) {
         d->branches = 1;

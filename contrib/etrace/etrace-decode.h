@@ -238,6 +238,15 @@ typedef struct EtdSink {
      * instructions reported before it, accesses are those of later ones.
      */
     void (*data_lost)(void *opaque, unsigned src);
+    /*
+     * The flow starts again at @pc without following a path there (a
+     * synchronisation after a gap, a trap's handler, a return into the
+     * program images): the accesses read before are of instructions not
+     * reported, but for those of the instruction at @pc when @own
+     * (QEMU's encoder sends an instruction's accesses before the packet
+     * that reports it, but a trap packet before the handler's).
+     */
+    void (*data_align)(void *opaque, unsigned src, uint64_t pc, bool own);
     void *opaque;
 } EtdSink;
 
@@ -422,6 +431,11 @@ void etd_tie_access(EtdTie *t, const ETraceDataAccess *a, unsigned has);
 void etd_tie_insn(EtdTie *t, uint64_t pc, unsigned n);
 /* A gap: what waits is not tied (accesses go out with ETD_NO_PC). */
 void etd_tie_gap(EtdTie *t);
+/*
+ * The flow starts again: instructions waiting get no access, accesses
+ * waiting are not tied, but the last @keep.
+ */
+void etd_tie_align(EtdTie *t, unsigned keep);
 
 #define ETD_MAX_SOURCES     (1u << 12)
 

@@ -287,6 +287,20 @@ static void sink_data_lost(void *opaque, unsigned src)
     m->olen += sprintf(m->obuf + m->olen, "%u data lost\n", src);
 }
 
+/* The flow starts again at @pc: keep only the accesses of @pc's, if own. */
+static void sink_data_align(void *opaque, unsigned src, uint64_t pc,
+                            bool own)
+{
+    EtdMain *m = opaque;
+    EtdInsn insn;
+
+    if (!m->tie[src]) {
+        return;
+    }
+    etd_tie_align(m->tie[src], own && etd_image_insn(m->img, pc, &insn) ?
+                               insn.data : 0);
+}
+
 /* An access read from the stream: it waits for its instruction. */
 static void sink_data(void *opaque, unsigned src, const ETraceDataAccess *a,
                       unsigned has, bool timed, uint64_t time)
@@ -717,7 +731,7 @@ int main(int argc, char **argv)
     m.sink = (EtdSink) {
         .insn = sink_insn, .run = sink_run, .trap = sink_trap,
         .gap = sink_gap, .time = sink_time, .data = sink_data,
-        .data_lost = sink_data_lost,
+        .data_lost = sink_data_lost, .data_align = sink_data_align,
         .opaque = &m,
     };
     m.img = etd_image_new();

@@ -52,6 +52,8 @@
 /* trTeDataControl */
 #define D_IMPLEMENTED   (1u << 0)
 #define D_TRACING       (1u << 1)
+#define D_STALL_ENA     (1u << 4)
+#define D_DROP_ENA      (1u << 6)
 #define D_NO_VALUE      (1u << 16)
 #define D_NO_ADDR       (1u << 17)
 #define D_ADDR_COMP(c)  ((uint32_t)(c) << 18)
@@ -219,8 +221,9 @@ static void test_encoder_registers(void)
 
 /*
  * trTeDataControl and trTeDataFilters: 0 without data trace; with it,
- * Implemented, and WARL discovery by writing ones (no trigger, stall or
- * drop yet; no filter qualifies data trace).
+ * Implemented, and WARL discovery by writing ones (no trigger; the
+ * encoder sets StallOrOverflow and Drop, writing ones clears them; no
+ * filter qualifies data trace).
  */
 static void test_data_registers(void)
 {
@@ -243,12 +246,14 @@ static void test_data_registers(void)
                     D_IMPLEMENTED | D_ADDR_COMP(2));
     wr(qts, ENCODER0 + CONTROL, ACTIVE);
     /*
-     * Tracing, NoValue, NoAddr and AddrCompress; NoValue with NoAddr
-     * keeps the address; AddrCompress 1 and 3 read 2, differential.
+     * Tracing, StallEna, DropEna, NoValue, NoAddr and AddrCompress;
+     * NoValue with NoAddr keeps the address; AddrCompress 1 and 3 read 2,
+     * differential.
      */
     wr(qts, ENCODER0 + DATA_CONTROL, 0xffffffff);
     g_assert_cmphex(rd(qts, ENCODER0 + DATA_CONTROL), ==,
-                    D_IMPLEMENTED | D_TRACING | D_NO_VALUE | D_ADDR_COMP(2));
+                    D_IMPLEMENTED | D_TRACING | D_STALL_ENA | D_DROP_ENA |
+                    D_NO_VALUE | D_ADDR_COMP(2));
     wr(qts, ENCODER0 + DATA_CONTROL, D_NO_ADDR | D_ADDR_COMP(1));
     g_assert_cmphex(rd(qts, ENCODER0 + DATA_CONTROL), ==,
                     D_IMPLEMENTED | D_NO_ADDR | D_ADDR_COMP(2));

@@ -260,7 +260,14 @@ def traced(args, tmp):
             done.set()
             reader.join()
     _, accesses, code = parse(log)
-    rom, _ = roundtrip.rom_image(code, tmp)
+    rom, images = roundtrip.rom_image(code, tmp)
+    if args.no_rom:
+        # the decoder does not have the reset vector's code: its
+        # accesses are not tied, the rest are
+        rom = []
+        in_rom = [a for a in accesses
+                  if any(lo <= a[4] < hi for lo, hi in images)]
+        accesses = [a for a in accesses if a not in in_rom]
     protocol = roundtrip.protocol_of(extra)
     cmd = roundtrip.decoder_cmd(args.decoder, args.elf, rom, trace, 0,
                                 args.cpu, 'data', protocol)
@@ -295,12 +302,15 @@ def traced(args, tmp):
         sys.exit(f'the decoder read {len(lines)} accesses, the stream has '
                  f'{len(ref)} te_data packets')
     events = []
+    untied = 0
     for line in lines:
         m = DECODED.match(line)
         if not m:
             sys.exit(f'decoder output not understood: {line}')
-        if m.group(5) == '?' and args.expect_loss:
-            # its instruction was not traced: instruction packets lost
+        if m.group(5) == '?' and (args.expect_loss or args.no_rom):
+            # its instruction was not traced (instruction packets lost),
+            # or not decoded (the reset vector)
+            untied += 1
             continue
         if m.group(5) == '?':
             sys.exit(f'an access the decoder did not tie to an '
@@ -316,6 +326,9 @@ def traced(args, tmp):
                       tuple(int(fields[k], 16) if k in fields else None
                             for k in ('addr', 'value', 'operand')) +
                       (pc, 0))
+    if args.no_rom and untied != len(in_rom):
+        sys.exit(f'{untied} accesses not tied, the reset vector made '
+                 f'{len(in_rom)}')
     return events, accesses, code
 
 
@@ -397,6 +410,9 @@ def main():
     ap.add_argument('--slow-reader', action='store_true',
                     help='with --decoder: a slow reader and a small PIB '
                     'sink queue')
+    ap.add_argument('--no-rom', action='store_true',
+                    help='with --decoder: decode without the reset '
+                    'vector\'s code, whose accesses are not tied')
     ap.add_argument('--expect-loss', action='store_true',
                     help='with --decoder: data packets are lost (the '
                     'stream says so); those decoded are in the record')

@@ -1152,6 +1152,9 @@ void etrace_enc_block(ETraceEnc *e, uint64_t first, unsigned first_size,
             e->cur.sijump = false;
             e->cur.ir = 0;
             e->cur.halfwords = 0;
+            if (unlikely(e->first_held)) {
+                e->first_held(e->opaque);
+            }
             if (count > 1 && likely(!resync_near_after_packet(e))) {
                 if (itype_is_updiscon(itype)) {
                     /*
@@ -1182,9 +1185,15 @@ void etrace_enc_block(ETraceEnc *e, uint64_t first, unsigned first_size,
             }
             e->prev = e->cur;
             e->cur = r;
+            if (unlikely(e->first_held)) {
+                e->first_held(e->opaque);
+            }
         }
     } else {
         etrace_enc_row(e, &r);
+        if (unlikely(e->first_held)) {
+            e->first_held(e->opaque);
+        }
     }
 
     if (count == 1) {

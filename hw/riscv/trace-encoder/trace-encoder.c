@@ -236,7 +236,7 @@ struct RISCVTraceEncoder {
     ETraceDataHistory dhist;
     /*
      * Data packets were dropped (trTeDataDropEna): none is made until
-     * the encoder has said so, at the end of the hart's batch of events.
+     * the encoder has said so, before the next block or trap.
      */
     bool data_dropped;
     /*
@@ -248,6 +248,15 @@ struct RISCVTraceEncoder {
     uint64_t an_insns;
     /* With timestamps: the instruction count at the last block's start */
     uint64_t block_first_insn;
+    /*
+     * In te_drain(): the data events of the block being given to the
+     * encoder not yet sent (@dq up to @dq_end); the clock map, the
+     * address mask.
+     */
+    const RISCVCFEvent *dq;
+    const RISCVCFEvent *dq_end;
+    const RISCVCFClockMap *dmap;
+    uint64_t dmask;
     uint32_t buf_len;
     uint8_t buf[TE_BUF_SIZE];
     /* buf_len != 0, for register reads from other threads */
@@ -432,9 +441,8 @@ static bool te_packet_is_data(RISCVTraceEncoder *s, uint32_t at)
  * trTeDataDropEna: the sink refused the packet at @from; leave the
  * te_data packets from there on out (the instruction trace goes first).
  * Returns whether there were any.  Until the encoder says so in the
- * stream, at the end of the hart's batch of events (te_drain()), it
- * makes no te_data packet: the compression history of those left out is
- * the decoder's no longer.
+ * stream (te_data_resume()) it makes no te_data packet: the compression
+ * history of those left out is the decoder's no longer.
  */
 static bool te_drop_data(RISCVTraceEncoder *s, uint32_t from)
 {
@@ -566,9 +574,12 @@ static void te_emit(void *opaque, const ETraceTeInst *t)
  * accesses of a multi-memory access instruction, which are then the
  * loads and stores they are.
  */
-static void te_data(RISCVTraceEncoder *s, const RISCVCFEvent *ev,
-                    uint64_t mask, uint64_t time)
+static void te_data(RISCVTraceEncoder *s, const RISCVCFEvent *ev)
 {
+    uint64_t mask = s->dmask;
+    uint64_t time = s->encap.timestamp_bytes ?
+                    riscv_cf_clock_at(s->dmap, s->block_first_insn +
+                                               ev->count) : 0;
     ETraceDataParams p = s->dparams;
     ETraceDataAccess a = {
         .dtype = riscv_cf_event_data_type(ev),
@@ -593,6 +604,40 @@ static void te_data(RISCVTraceEncoder *s, const RISCVCFEvent *ev,
     etrace_data_encode(&t, &p, &s->dhist, &a, s->data_full_addr);
     etrace_te_data_pack(&b, &p, &t);
     te_frame(s, &b, TE_TYPE_DATA, time);
+}
+
+/*
+ * The encoder holds a block's first row: its instruction's accesses go
+ * now, before any packet reports it (the packet that reports the target
+ * of an uninferable jump, or a synchronisation, comes after them).
+ */
+static void te_first_held(void *opaque)
+{
+    RISCVTraceEncoder *s = opaque;
+
+    while (s->dq < s->dq_end && s->dq->count == 0) {
+        te_data(s, s->dq++);
+    }
+}
+
+/*
+ * Data packets were dropped: every instruction so far is reported, then
+ * dloss; data is traced again from here.  Where the held row's type is
+ * final: before a block or a trap.
+ */
+static void te_data_resume(RISCVTraceEncoder *s, uint64_t time)
+{
+    s->data_dropped = false;
+    etrace_enc_set_now(&s->enc, time);
+    etrace_enc_data_lost(&s->enc, false);
+}
+
+/* The accesses of the rest of the block, once it was given. */
+static void te_data_rest(RISCVTraceEncoder *s)
+{
+    while (s->dq < s->dq_end) {
+        te_data(s, s->dq++);
+    }
 }
 
 /* After a batch of events: hand packets on when enough are waiting. */
@@ -834,7 +879,7 @@ static void te_drain(CPURISCVState *env, void *opaque,
     bool timed = s->encap.timestamp_bytes;
     uint64_t first_time = 0, last_time = 0;
     RISCVCFClockMap map;
-    unsigned i, j, data_end = 0;
+    unsigned i, data_end = 0;
 
     if (!qatomic_read(&s->tracing)) {
         return;
@@ -847,6 +892,8 @@ static void te_drain(CPURISCVState *env, void *opaque,
     if (timed) {
         riscv_cf_clock_map(env, s->an_time, s->an_insns, &map);
     }
+    s->dmap = &map;
+    s->dmask = mask;
     for (i = 0; i < n; i++) {
         if (riscv_cf_event_kind(&ev[i]) == RISCV_CFLOW_EV_BLOCK) {
             /* The event's count is at the end of its block. */
@@ -856,30 +903,37 @@ static void te_drain(CPURISCVState *env, void *opaque,
                 last_time = riscv_cf_clock_at(&map, ev[i].insns);
             }
             /*
-             * The block's data accesses go first: the te_inst packets
-             * that report its instructions come after them, as when a
-             * hart retires an access with its instruction and the
-             * encoder reports the instruction later.  (An access a block
-             * makes after the hart drained its events mid-block, for a
-             * CSR access, goes when it is met.)
+             * The block's data accesses (the data events after it): each
+             * goes after the row of its instruction is given to the
+             * encoder and before any packet reports it, as when a hart
+             * retires an access with its instruction and the encoder
+             * reports the instruction later: the first instruction's when
+             * the encoder holds it (te_first_held()), the others' after
+             * the block (in the middle of a block no packet is made).
+             * (An access a block makes after the hart drained its events
+             * mid-block, for a CSR access, goes when it is met.)
              */
-            for (j = i + 1; s->data_on && j < n &&
-                 riscv_cf_event_kind(&ev[j]) == RISCV_CFLOW_EV_DATA; j++) {
-                te_data(s, &ev[j], mask, unlikely(timed) ?
-                        riscv_cf_clock_at(&map, s->block_first_insn +
-                                                ev[j].count) : 0);
-                data_end = j + 1;
+            if (unlikely(s->data_dropped)) {
+                te_data_resume(s, first_time);
             }
+            s->dq = s->dq_end = &ev[i + 1];
+            while (s->data_on && s->dq_end < ev + n &&
+                   riscv_cf_event_kind(s->dq_end) == RISCV_CFLOW_EV_DATA) {
+                s->dq_end++;
+            }
+            data_end = s->dq_end - ev;
             /*
              * Filtered: a block is traced or not as a whole; it holds
              * one instruction when its address matters.  The transfer
              * that may end a block not traced finds no row of its own
              * to mark (the encoder holds none since the last traced).
+             * trTeDataFilters 0: its accesses are traced all the same.
              */
             if (unlikely(filtered) &&
                 !etrace_filter_insn(&s->filter, ev[i].src & mask, priv)) {
                 etrace_enc_set_now(&s->enc, first_time);
                 etrace_enc_unqualified(&s->enc);
+                te_data_rest(s);
                 continue;
             }
             etrace_enc_block(&s->enc, ev[i].src & mask,
@@ -887,6 +941,7 @@ static void te_drain(CPURISCVState *env, void *opaque,
                              ev[i].dst & mask,
                              ev[i].info & RISCV_CFLOW_EV_LAST_RVC ? 2 : 4,
                              ev[i].count, priv, first_time, last_time);
+            te_data_rest(s);
         } else if (riscv_cf_event_kind(&ev[i]) == RISCV_CFLOW_EV_TRANSFER) {
             te_transfer(s, ev[i].src & mask, ev[i].info);
         } else if (s->data_on && i >= data_end &&
@@ -896,20 +951,14 @@ static void te_drain(CPURISCVState *env, void *opaque,
              * started before this batch; trTeDataFilters 0: every
              * access is traced.
              */
-            te_data(s, &ev[i], mask, unlikely(timed) ?
-                    riscv_cf_clock_at(&map, s->block_first_insn +
-                                            ev[i].count) : 0);
+            te_data(s, &ev[i]);
         }
     }
+    s->dq = s->dq_end = NULL;
+    s->dmap = NULL;
     if (timed) {
         s->an_time = map.now;
         s->an_insns = env->cf.insns;
-    }
-    if (unlikely(s->data_dropped)) {
-        /* Every instruction so far reported, then dloss; data again. */
-        s->data_dropped = false;
-        etrace_enc_set_now(&s->enc, last_time);
-        etrace_enc_data_lost(&s->enc, false);
     }
     te_maybe_flush(s);
     te_bm_arm(s, env, false);
@@ -929,6 +978,9 @@ static void te_trap(CPURISCVState *env, void *opaque,
 
     if (!qatomic_read(&s->tracing)) {
         return;
+    }
+    if (unlikely(s->data_dropped)) {
+        te_data_resume(s, time);
     }
     etrace_enc_set_now(&s->enc, time);
     if (etrace_filter_on(&s->filter) &&
@@ -1358,6 +1410,9 @@ static void te_reset_hold(Object *obj, ResetType type)
     s->buffered = false;
     te_config(s, &cfg);
     etrace_enc_init(&s->enc, &cfg, te_emit, s);
+    if (s->data_trace) {
+        s->enc.first_held = te_first_held;
+    }
     te_apply(s);
 }
 
@@ -1493,6 +1548,7 @@ static int te_post_load(void *opaque, int version_id)
     s->enc.cfg.params = s->params;
     s->encap.type_bits = s->data_trace ? 1 : 0;
     s->enc.emit = te_emit;
+    s->enc.first_held = s->data_trace ? te_first_held : NULL;
     s->enc.opaque = s;
     s->buffered = s->buf_len != 0;
     s->flushed_ns = qemu_clock_get_ns(QEMU_CLOCK_REALTIME);

@@ -145,6 +145,12 @@ typedef struct ETraceEnc {
     ETraceEncConfig cfg;
     ETraceEmitFn *emit;
     void *opaque;
+    /*
+     * Optional: called by etrace_enc_block() once the block's first row
+     * is held, before any packet reports it (data trace sends that
+     * instruction's accesses there).
+     */
+    void (*first_held)(void *opaque);
 
     /* The pipeline: @cur waits for the next row to be decided. */
     ETraceRow prev;
