@@ -3,47 +3,141 @@
  * libFuzzer target for the E-Trace decoder (tests/scripts/
  * test-etrace-fuzz.py builds it with clang and the sanitizers).
  *
- * Input: one byte N, then 4 * N bytes of code at 0x80000000, one byte of
- * options (bits 3:0 srcID width, bit 4 join late, bit 5 RV32 code,
- * bit 6 Zcmp/Zcmt, bit 7 6-byte timestamps), then the stream, fed in two
- * parts so that packets straddle reads.
+ * Input: one byte, N in bits 6:0 and data trace in bit 7, then 4 * N
+ * bytes of code at 0x80000000, one byte of options (bits 3:0 srcID
+ * width, bit 4 join late, bit 5 RV32 code, bit 6 Zcmp/Zcmt, bit 7 6-byte
+ * timestamps), with data trace one more (bit 0 the MMA/CAS layouts, bit
+ * 1 no address, bit 2 no data, bits 4:3 the format field's width less 1,
+ * bit 5 32-bit data addresses), then the stream, fed in two parts so
+ * that packets straddle reads.  With data trace, accesses are tied to
+ * instructions as etrace-decode does it.
  */
 
 #include "qemu/osdep.h"
 #include "hw/riscv/etrace-enc.h"
 #include "etrace-decode.h"
 
+typedef struct FuzzTie {
+    EtdImage *img;
+    EtdTie tie;
+} FuzzTie;
+
+static void tie_out(void *opaque, unsigned src, uint64_t pc,
+                    const ETraceDataAccess *a, unsigned has)
+{
+}
+
+static void fuzz_insn(void *opaque, unsigned src, uint64_t pc, uint8_t priv)
+{
+    FuzzTie *f = opaque;
+    EtdInsn insn;
+
+    if (etd_image_insn(f->img, pc, &insn) && insn.data) {
+        etd_tie_insn(&f->tie, pc, insn.data);
+    }
+}
+
+static void fuzz_run(void *opaque, unsigned src, const EtdBlock *b,
+                     unsigned from, unsigned n, uint8_t priv)
+{
+    unsigned i;
+
+    for (i = from; i < from + n; i++) {
+        if (b->data & (UINT64_C(1) << i)) {
+            fuzz_insn(opaque, src, etd_block_insn_addr(b, i), priv);
+        }
+    }
+}
+
+static void fuzz_gap(void *opaque, unsigned src, const char *why)
+{
+    FuzzTie *f = opaque;
+
+    etd_tie_gap(&f->tie);
+}
+
+static void fuzz_data(void *opaque, unsigned src, const ETraceDataAccess *a,
+                      unsigned has, bool timed, uint64_t time)
+{
+    FuzzTie *f = opaque;
+
+    etd_tie_access(&f->tie, a, has);
+}
+
+static void fuzz_data_lost(void *opaque, unsigned src)
+{
+    fuzz_gap(opaque, src, NULL);
+}
+
+static void fuzz_data_align(void *opaque, unsigned src, uint64_t pc,
+                            bool own)
+{
+    FuzzTie *f = opaque;
+    EtdInsn insn;
+
+    etd_tie_align(&f->tie, own && etd_image_insn(f->img, pc, &insn) ?
+                           insn.data : 0);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static const EtdSink sink = { 0 };
+    static const EtdSink plain = { 0 };
+    FuzzTie f;
+    const EtdSink data_sink = {
+        .insn = fuzz_insn, .run = fuzz_run, .gap = fuzz_gap,
+        .data = fuzz_data, .data_lost = fuzz_data_lost,
+        .data_align = fuzz_data_align, .opaque = &f,
+    };
     const ETraceParams params = ETRACE_QEMU_PARAMS;
-    size_t code, used, half;
-    uint8_t opt;
+    bool dtrace;
+    size_t code, used, half, head;
+    uint8_t opt, dopt = 0;
     EtdImage *img;
     EtdStream st;
 
     if (size < 2) {
         return 0;
     }
-    code = 4 * (size_t)data[0];
-    if (size < 2 + code) {
+    dtrace = data[0] & 0x80;
+    code = 4 * (size_t)(data[0] & 0x7f);
+    head = 2 + code + dtrace;
+    if (size < head) {
         return 0;
     }
     opt = data[1 + code];
+    if (dtrace) {
+        dopt = data[2 + code];
+    }
     img = etd_image_new();
     etd_image_add_mem(img, 0x80000000, data + 1, code);
     etd_image_set_rv32(img, opt & 0x20);
     etd_image_set_zc(img, opt & 0x40);
-    etd_stream_init(&st, img, &sink, &params, MIN(opt & 15, 12),
-                    opt & 0x80 ? 6 : 0, opt & 0x10);
+    f.img = img;
+    etd_tie_init(&f.tie, 0, tie_out, NULL);
+    etd_stream_init(&st, img, dtrace ? &data_sink : &plain, &params,
+                    MIN(opt & 15, 12), opt & 0x80 ? 6 : 0, opt & 0x10);
+    if (dtrace) {
+        st.type_bits = 1;
+        st.dparams = (ETraceDataParams) {
+            .daddress_width = dopt & 0x20 ? 32 : 64,
+            .data_width = 64,
+            .mmacas = dopt & 1,
+            .noaddr = dopt & 2,
+            .nodata = dopt & 4,
+            .format_bits = dopt & 1 ? ((dopt >> 3) & 3) % 3 :
+                                      2 + ((dopt >> 3) & 1),
+        };
+    }
 
-    data += 2 + code;
-    size -= 2 + code;
+    data += head;
+    size -= head;
     half = size / 2;
     used = etd_stream_feed(&st, data, half);
     /* What was not used is given again with the rest, as a reader does. */
     used += etd_stream_feed(&st, data + used, size - used);
     etd_stream_finish(&st, size - used);
+    etd_tie_gap(&f.tie);
+    etd_tie_free(&f.tie);
     etd_stream_free(&st);
     etd_image_free(img);
     return 0;

@@ -141,6 +141,79 @@ def addr_only(diff):
     return status(f, diff & ((1 << IADDR) - 1)).payload()
 
 
+def typed(payload, kind):
+    """@payload after a 1-bit Encapsulation type field @kind (0 te_inst,
+    1 te_data: a source with data trace), sign-extended to whole
+    bytes."""
+    n = 8 * len(payload)
+    v = int.from_bytes(payload, 'little') << 1 | kind
+    if v >> n & 1:
+        v |= 0x7f << (n + 1)
+    return v.to_bytes(len(payload) + 1, 'little')
+
+
+def support_data(qual=0, dloss=0, doptions=0):
+    """A 2.0 support packet with data trace on (denable)."""
+    f = Fields().put(3, 2).put(3, 2).put(1, 1).put(0, 1).put(qual, 2)
+    return f.put(0, 6).put(1, 1).put(dloss, 1).put(doptions, 4).payload()
+
+
+# Code that accesses data, at BASE: lw a1, 0(a0); sd a1, 8(a0);
+# amoadd.w a2, a1, (a0); sc.d a3, a1, (a0); jalr x0, 0(ra); j .
+DATA_CODE = bytes.fromhex('83250500 2334b500 2f26b500 af36b518 67800000'
+                          '6f000000'.replace(' ', ''))
+DATA_ADDR = 0x80001000
+
+
+def data_ldst(store, size, diff, value, data_len, address, unaligned=0):
+    """A 2.0 te_data load or store with address and data (3-bit format,
+    2-bit size, 64-bit address field)."""
+    f = Fields().put(store << 1 | unaligned, 3).put(size, 2).put(diff, 2)
+    f.put(data_len, size).put(value, 8 * (data_len + 1))
+    return f.put(address, 64).payload()
+
+
+def data_amo(subtype, size, diff, operand, op_len, value, data_len,
+             address):
+    """A 2.0 te_data atomic (format 110) with address and data."""
+    f = Fields().put(6, 3).put(subtype, 3).put(size, 2).put(diff, 2)
+    f.put(op_len, size).put(operand, 8 * (op_len + 1))
+    f.put(data_len, size).put(value, 8 * (data_len + 1))
+    return f.put(address, 64).payload()
+
+
+def data_sc_fail(size, diff, address):
+    """A 2.0 failed store conditional: atomic subtype 111, address only."""
+    f = Fields().put(6, 3).put(7, 3).put(size, 2).put(diff, 1)
+    return f.put(address, 64).payload()
+
+
+# The data program: lw (a full 4-byte access: 0x12345678 at DATA_ADDR,
+# its address field shifted right by 2), before the packet that reports
+# it; sd (the first 8-byte access: full, 0xfedcba9876543210 at
+# DATA_ADDR + 8), amoadd.w (operand 5 in one byte, the value read
+# 0x12345678, at the lw's address; but the format 3.0 after the lw ended
+# the history: full, diff 00), a failed sc.d (address only, 8 bytes
+# below the last 8-byte one: diff 1, field -1), then the packet that
+# reports the jump to 0x14.
+DATA_GOOD = [typed(support_data(), 0),
+             typed(data_ldst(0, 2, 0, 0x12345678, 3, DATA_ADDR >> 2), 1),
+             typed(start(BASE), 0),
+             typed(data_ldst(1, 3, 0, 0xfedcba9876543210, 7,
+                             (DATA_ADDR + 8) >> 3), 1),
+             typed(data_amo(1, 2, 0, 5, 0, 0x12345678, 3,
+                            DATA_ADDR >> 2), 1),
+             typed(data_sc_fail(3, 1, (1 << 64) - 1), 1),
+             typed(addr_only(0x14 >> 1), 0),
+             typed(support_data(qual=1), 0)]
+DATA_GOOD_ACCESSES = [
+    '0 data load 4 addr=80001000 value=12345678 insn=80000000',
+    '0 data store 8 addr=80001008 value=fedcba9876543210 insn=80000004',
+    '0 data add 4 addr=80001000 value=12345678 operand=5 insn=80000008',
+    '0 data failed-sc 8 addr=80001000 insn=8000000c',
+]
+
+
 # 31 + T + S null.idle (T = 6, QEMU's timestamps; S = 0), null.alignment
 SYNC = bytes(37) + b'\x80'
 
@@ -180,6 +253,10 @@ def seeds():
         # the code ends before the function at 0x18: out of it and back
         'jump-out': bytes([0x18 // 4]) + CODE[:0x18] + b'\x00' +
         stream(GOOD),
+        # data trace (bit 7 of the first byte; 2.0 layouts, a 3-bit
+        # format field: data options 0x08)
+        'data': bytes([0x80 | len(DATA_CODE) // 4]) + DATA_CODE +
+        b'\x00\x08' + stream(DATA_GOOD),
     }
 
 

@@ -420,6 +420,8 @@ def main():
                                  c.support(qual=3)]),
                  0, want_flow)
 
+        data_cases(decoder, tmp, case)
+
         # command line errors
         for name, args, want in [
                 ('no-image', [], Err('ETD_ERR_NO_IMAGE')),
@@ -436,6 +438,74 @@ def main():
                   f'exit {rc}: {err!r}; wanted {want}')
 
     sys.exit(RESULTS.done())
+
+
+def data_cases(decoder, tmp, case):
+    """Data trace: te_data packets read, tied to their instructions,
+    errors at their byte offsets (etrace_craft.DATA_GOOD: the accesses
+    worked out by hand)."""
+    code = os.path.join(tmp, 'data-code.bin')
+    with open(code, 'wb') as f:
+        f.write(c.DATA_CODE)
+    img = ['--bin', f'{code}@{c.BASE:#x}']
+    frames = c.DATA_GOOD
+    whole = c.stream(frames)
+
+    def run_data(data, output='data'):
+        return run(decoder, img + ['--data', f'--output={output}'], data,
+                   tmp)
+
+    rc, out, err = run_data(whole)
+    check('data-accesses', rc == 0 and not err and
+          out.splitlines() == c.DATA_GOOD_ACCESSES,
+          f'exit {rc}: {out!r} {err!r}')
+    # in the flow, each access after its instruction
+    rc, out, err = run_data(whole, 'flow')
+    flow = [ln for ln in out.splitlines() if ' data ' not in ln]
+    want = []
+    for ln in flow:
+        want.append(ln)
+        want += [a for a in c.DATA_GOOD_ACCESSES
+                 if a.endswith(' insn=' + ln.split()[2])]
+    check('data-flow', rc == 0 and out.splitlines() == want and
+          len(flow) == 7, f'exit {rc}: {out!r} {err!r}')
+    rc, out, err = run_data(whole, 'stats')
+    check('data-stats', rc == 0 and
+          'data accesses: 4, load: 1, store: 1, add: 1, failed-sc: 1' in out
+          and 'accesses not tied to an instruction: 0' in out,
+          f'exit {rc}: {out!r} {err!r}')
+    # without --data the type bit is read as part of each packet
+    rc, _, err = run(decoder, img, whole, tmp)
+    check('data-without-data-option', rc == 1 and ' error ETD_ERR_' in err,
+          f'exit {rc}: {err!r}')
+    # a compressed address with no history: the sync after the lw ended
+    # it (the amoadd.w at its address must be sent in full)
+    amo = c.typed(c.data_amo(1, 2, 2, 5, 0, 0x12345678, 3, 0), 1)
+    at = sum(len(c.frame(p)) for p in frames[:4])
+    case('data-no-history', c.stream(frames[:4]) + c.frame(amo) +
+         c.stream(frames[5:]), 1, None, Err('ETD_ERR_DATA_HISTORY', at, 0),
+         args=['--data'], images=img)
+    # 2.0's format 111 is reserved
+    bad = c.typed(c.Fields().put(7, 3).put(0, 2).put(0, 1).put(0, 64)
+                  .payload(), 1)
+    case('data-reserved-format', c.stream(frames[:4]) + c.frame(bad) +
+         c.stream(frames[4:]), 1, None, Err('ETD_ERR_BAD_DATA', at, 0),
+         args=['--data'], images=img)
+    # dloss, as the encoder sends it after dropping data packets: the
+    # amoadd.w's and sc.d's accesses dropped, every instruction reported,
+    # then a support packet with dloss: those two instructions get none
+    lost = c.typed(c.support_data(dloss=1), 0)
+    rc, out, err = run_data(c.stream(frames[:4] + frames[6:7]) +
+                            c.frame(lost))
+    check('data-lost', rc == 0 and out.splitlines() ==
+          c.DATA_GOOD_ACCESSES[:2] + ['0 data lost'],
+          f'exit {rc}: {out!r} {err!r}')
+    rc, out, err = run(decoder, img + ['--data', '--output=stats'],
+                       c.stream(frames[:4] + frames[6:7]) + c.frame(lost),
+                       tmp)
+    check('data-lost-stats', rc == 0 and
+          'accesses instructions made but not traced: 2' in out and
+          'data losses reported: 1' in out, f'exit {rc}: {out!r} {err!r}')
 
 
 if __name__ == '__main__':

@@ -17,6 +17,10 @@ same blocks in the same order:
     default: calls of helper cf_bmap_look), and with x-branch-map=off
     with block events appended (info word of kind 2 stored into the event
     buffer), which shows the comparison can fail.
+And data trace, implemented (data-trace=on) but not tracing
+(data-start=off): the ops of every block must be those of the tracing
+run without it; tracing data, data events are appended (info words of
+kind 3).
 """
 
 import os
@@ -74,6 +78,9 @@ def main():
     tracing = ops(args, qemu.TRACED)
     per_block = ops(args, qemu.TRACED,
                     qemu.encoder('x-branch-map', 'off'))
+    data_idle = ops(args, qemu.TRACED, qemu.encoder('data-trace') +
+                    qemu.encoder('data-start', 'off'))
+    data = ops(args, qemu.TRACED, qemu.encoder('data-trace'))
 
     if not plain:
         sys.exit('no ops logged')
@@ -89,6 +96,24 @@ def main():
     if abs(len(plain_tbs) - len(idle_tbs)) > TAIL:
         sys.exit(f'{len(plain_tbs)} blocks translated without the encoder, '
                  f'{len(idle_tbs)} with it')
+    trace_tbs, data_idle_tbs = blocks(tracing), blocks(data_idle)
+    for i, (a, b) in enumerate(zip(trace_tbs, data_idle_tbs)):
+        if a != b:
+            for j, (x, y) in enumerate(zip(a, b)):
+                if x != y:
+                    break
+            sys.exit(f'block {i} differs with data trace implemented, not '
+                     f'tracing data, at op line {j}:\n  without it: {a[j]}'
+                     f'\n  with it: {b[j] if j < len(b) else "(none)"}')
+    if abs(len(trace_tbs) - len(data_idle_tbs)) > TAIL:
+        sys.exit(f'{len(trace_tbs)} blocks translated tracing, '
+                 f'{len(data_idle_tbs)} with data trace implemented')
+    data_events = sum(1 for line in data
+                      if (m := INFO.match(line)) and
+                      (int(m.group(1), 16) >> 8) & 0xff == 3)
+    if not data_events:
+        sys.exit('tracing data emitted no data events: the test cannot '
+                 'fail')
     events = sum(1 for line in per_block
                  if (m := INFO.match(line)) and
                  (int(m.group(1), 16) >> 8) & 0xff == 2)
@@ -102,7 +127,10 @@ def main():
     print(f'{min(len(plain_tbs), len(idle_tbs))} blocks translated to the '
           f'same ops with the encoder present and not tracing; {events} '
           f'block events appended when tracing with x-branch-map=off, '
-          f'{looks} blocks that may call cf_bmap_look in branch-map mode')
+          f'{looks} blocks that may call cf_bmap_look in branch-map mode; '
+          f'{min(len(trace_tbs), len(data_idle_tbs))} blocks the same with '
+          f'data trace implemented and not tracing data, {data_events} '
+          f'data events appended when tracing data')
 
 
 if __name__ == '__main__':

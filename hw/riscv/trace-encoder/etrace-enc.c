@@ -1053,6 +1053,13 @@ void etrace_enc_lost(ETraceEnc *e)
     e->ir_after_pop = false;
     e->irets = 0;
     e->ir_no_cache = false;
+    if (e->dloss) {
+        /*
+         * Its accesses were lost with it: the synchronisation is at the
+         * next row, whose accesses come before it.
+         */
+        e->have_cur = false;
+    }
     send_support(e, true, ETRACE_QUAL_TRACE_LOST);
 }
 

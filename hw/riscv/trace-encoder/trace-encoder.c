@@ -192,8 +192,12 @@ struct RISCVTraceEncoder {
     uint8_t start_sync_mode;
     uint8_t start_sync_max;
     bool start;
-    /* data-trace: trTeDataImplemented; data-*: trTeDataControl at start */
+    /*
+     * data-trace: trTeDataImplemented; data-start: trTeDataTracing with
+     * "start"; data-*: trTeDataControl at reset
+     */
     bool data_trace;
+    bool data_start;
     bool reset_data_no_value;
     bool reset_data_no_addr;
     bool reset_data_full_addr;
@@ -473,8 +477,8 @@ static bool te_drop_data(RISCVTraceEncoder *s, uint32_t from)
  * sink cannot take them all, it gets them one by one while it has room;
  * when it has none, the te_data packets left are left out
  * (trTeDataDropEna), then the hart waits (trTeInstStallEna, or
- * trTeDataStallEna while data is traced) or the rest is lost.  Either sets InstStallOrOverflow (and
- * DataStallOrOverflow with data trace).
+ * trTeDataStallEna while data is traced) or the rest is lost.  Either
+ * sets InstStallOrOverflow (and DataStallOrOverflow with data trace).
  */
 static void te_flush(RISCVTraceEncoder *s)
 {
@@ -486,6 +490,7 @@ static void te_flush(RISCVTraceEncoder *s)
     if (s->lost) {
         /* What was made while packets were refused is lost too. */
         s->buf_len = 0;
+        s->lost = false;
         s->data_dropped = false;
         etrace_enc_set_now(&s->enc, riscv_cf_cycle_clock());
         if (s->data_on) {
@@ -540,6 +545,15 @@ static void te_flush(RISCVTraceEncoder *s)
 static void te_frame(RISCVTraceEncoder *s, ETraceBits *b, unsigned type,
                      uint64_t time)
 {
+    /*
+     * With data trace, what is made while packets are refused is lost
+     * at once: the encoder starts again (te_flush()) between two batches
+     * of events, never in the middle of a block, whose accesses would
+     * follow the support packet that says trace_lost.
+     */
+    if (s->lost && s->data_trace) {
+        return;
+    }
     if (s->buf_len + ETRACE_ENCAP_MAX_BYTES > TE_BUF_SIZE) {
         te_flush(s);
     }
@@ -569,33 +583,33 @@ static void te_emit(void *opaque, const ETraceTeInst *t)
 }
 
 /*
- * A data access, retired at @time.  The 2.0 layouts have no code for a
+ * The te_data packet of a data event.  The 2.0 layouts have no code for a
  * failed compare-and-swap, which is then the load it is, nor for the
  * accesses of a multi-memory access instruction, which are then the
  * loads and stores they are.
  */
 static void te_data(RISCVTraceEncoder *s, const RISCVCFEvent *ev)
 {
-    uint64_t mask = s->dmask;
-    uint64_t time = s->encap.timestamp_bytes ?
-                    riscv_cf_clock_at(s->dmap, s->block_first_insn +
-                                               ev->count) : 0;
     ETraceDataParams p = s->dparams;
     ETraceDataAccess a = {
         .dtype = riscv_cf_event_data_type(ev),
         .mma = p.mmacas && (ev->info & RISCV_CFLOW_EV_DATA_MMA),
         .size = (ev->info & RISCV_CFLOW_EV_DATA_SIZE) >>
                 RISCV_CFLOW_EV_DATA_SIZE_SHIFT,
-        .addr = ev->src & mask,
+        .addr = ev->src & s->dmask,
         .data = ev->dst,
         .operand = ev->insns,
     };
+    uint64_t time;
     ETraceTeData t;
     ETraceBits b;
 
     if (s->data_dropped) {
         return;
     }
+    /* The data event's count is its instruction's index in the block. */
+    time = s->encap.timestamp_bytes ?
+           riscv_cf_clock_at(s->dmap, s->block_first_insn + ev->count) : 0;
     if (!p.mmacas && a.dtype == ETRACE_DTYPE_CAS_FAIL) {
         a.dtype = ETRACE_DTYPE_LOAD;
     }
@@ -1379,7 +1393,7 @@ static void te_reset_hold(Object *obj, ResetType type)
                                 s->reset_stall);
     }
     s->data_control = te_data_control_reset(s);
-    if (s->data_trace && s->start) {
+    if (s->data_trace && s->start && s->data_start) {
         s->data_control |= R_TE_DATA_CONTROL_TRACING_MASK;
     }
     etrace_data_history_reset(&s->dhist);
@@ -1980,6 +1994,8 @@ static const Property te_properties[] = {
                      false),
     /* Data trace implemented (trTeDataImplemented) */
     DEFINE_PROP_BOOL("data-trace", RISCVTraceEncoder, data_trace, false),
+    /* With "start": data traced from reset too */
+    DEFINE_PROP_BOOL("data-start", RISCVTraceEncoder, data_start, true),
     /* trTeDataNoValue, trTeDataNoAddr, trTeDataAddrCompress 0 at reset */
     DEFINE_PROP_BOOL("data-no-value", RISCVTraceEncoder, reset_data_no_value,
                      false),

@@ -326,7 +326,9 @@ void etrace_enc_unqualified(ETraceEnc *e);
  * @e: encoder
  *
  * Sends a support packet with qual_status trace_lost; tracing resumes
- * with a synchronisation packet, as if the held row were the first one.
+ * with a synchronisation packet, as if the held row were the first one
+ * (after etrace_enc_data_lost(), at the next row: data packets were lost
+ * too, the held row's accesses among them).
  */
 void etrace_enc_lost(ETraceEnc *e);
 
