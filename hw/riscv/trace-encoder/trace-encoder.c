@@ -1058,6 +1058,8 @@ static void te_apply(RISCVTraceEncoder *s)
     s->an_insns = env->cf.insns;
     etrace_enc_set_now(&s->enc, s->an_time);
     etrace_enc_configure(&s->enc, &cfg);
+    /* Accesses go between the rows only while data is traced. */
+    s->enc.first_held = s->data_on ? te_first_held : NULL;
     if (want && !qatomic_read(&s->tracing)) {
         s->lost = false;
         qatomic_set(&s->tracing, true);
@@ -1424,9 +1426,6 @@ static void te_reset_hold(Object *obj, ResetType type)
     s->buffered = false;
     te_config(s, &cfg);
     etrace_enc_init(&s->enc, &cfg, te_emit, s);
-    if (s->data_trace) {
-        s->enc.first_held = te_first_held;
-    }
     te_apply(s);
 }
 
@@ -1562,7 +1561,7 @@ static int te_post_load(void *opaque, int version_id)
     s->enc.cfg.params = s->params;
     s->encap.type_bits = s->data_trace ? 1 : 0;
     s->enc.emit = te_emit;
-    s->enc.first_held = s->data_trace ? te_first_held : NULL;
+    s->enc.first_held = s->data_on ? te_first_held : NULL;
     s->enc.opaque = s;
     s->buffered = s->buf_len != 0;
     s->flushed_ns = qemu_clock_get_ns(QEMU_CLOCK_REALTIME);
