@@ -466,8 +466,7 @@ static bool te_drop_data(RISCVTraceEncoder *s, uint32_t from)
     }
     s->buf_len = kept;
     s->data_dropped = true;
-    s->data_control |= R_TE_DATA_CONTROL_DROP_MASK |
-                       R_TE_DATA_CONTROL_STALL_OR_OVERFLOW_MASK;
+    s->data_control |= R_TE_DATA_CONTROL_DROP_MASK;
     trace_riscv_trace_encoder_data_dropped(s->cpu->env.mhartid);
     return true;
 }
