@@ -52,7 +52,6 @@ import re
 import subprocess
 import sys
 import tempfile
-import threading
 
 from rvcfo import cli, qemu, record, roundtrip
 import etrace_data
@@ -238,27 +237,12 @@ def traced(args, tmp):
     for opt in args.encoder:
         prop, _, value = opt.partition('=')
         extra += qemu.encoder(prop, value)
-    chardev = qemu.trace_file(trace)
-    if args.slow_reader:
-        # the sink's queue fills up while the reader waits (record.py)
-        fifo = os.path.join(tmp, 'trace.fifo')
-        os.mkfifo(fifo, 0o600)
-        chardev = ['-chardev', f'pipe,id=tr,path={fifo}',
-                   '-global', 'riscv-trace-pib-sink.fifo-size=256']
-        done = threading.Event()
-        reader = threading.Thread(target=record.slow_reader,
-                                  args=(fifo, trace, done))
-        reader.start()
-    try:
+    with record.trace_chardev(tmp, trace, args.slow_reader) as chardev:
         qemu.run_guest(qemu.command(
             args.qemu, machine=qemu.TRACED, cpu=args.cpu, kernel=args.elf,
             chardev=chardev,
             extra=extra + ['-plugin', args.plugin + ',print-accesses=true'],
             log_items='plugin,in_asm,int', log_file=log), 600)
-    finally:
-        if args.slow_reader:
-            done.set()
-            reader.join()
     _, accesses, code = parse(log)
     rom, images = roundtrip.rom_image(code, tmp)
     if args.no_rom:

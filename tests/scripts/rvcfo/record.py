@@ -20,6 +20,7 @@ Reads a log of "-d in_asm,exec,nochain,int" (10.2) line by line:
     where an instructions counter overflows).
 """
 
+import contextlib
 import fcntl
 import os
 import resource
@@ -213,6 +214,28 @@ def run_plain(qemu_bin, elf, cpu, extra, tmp):
     return trace
 
 
+@contextlib.contextmanager
+def trace_chardev(tmp, trace, slow=False):
+    """The -chardev arguments of the trace "tr" into the file @trace;
+    with @slow, through a FIFO in @tmp that slow_reader() empties late,
+    and a PIB sink that queues 256 bytes: packets are lost.  The reader
+    has written the file when the context ends."""
+    if not slow:
+        yield qemu.trace_file(trace)
+        return
+    fifo = os.path.join(tmp, 'trace.fifo')
+    os.mkfifo(fifo, 0o600)
+    done = threading.Event()
+    reader = threading.Thread(target=slow_reader, args=(fifo, trace, done))
+    reader.start()
+    try:
+        yield ['-chardev', f'pipe,id=tr,path={fifo}',
+               '-global', 'riscv-trace-pib-sink.fifo-size=256']
+    finally:
+        done.set()
+        reader.join()
+
+
 def run_traced(qemu_bin, elf, cpu, extra, tmp, slow=False):
     """Run a guest with "-M virt,trace=on,trace-start=on" writing its trace
     to a file and, in the same run, QEMU's record of what it executed
@@ -222,24 +245,11 @@ def run_traced(qemu_bin, elf, cpu, extra, tmp, slow=False):
     trace; exits when the guest fails."""
     log = os.path.join(tmp, 'exec.log')
     trace = os.path.join(tmp, 'trace.bin')
-    chardev = qemu.trace_file(trace)
-    reader = None
-    done = threading.Event()
-    if slow:
-        fifo = os.path.join(tmp, 'trace.fifo')
-        os.mkfifo(fifo, 0o600)
-        chardev = ['-chardev', f'pipe,id=tr,path={fifo}',
-                   '-global', 'riscv-trace-pib-sink.fifo-size=256']
-        reader = threading.Thread(target=slow_reader,
-                                  args=(fifo, trace, done))
-        reader.start()
-    cmd = qemu.command(qemu_bin, machine=qemu.TRACED, chardev=chardev,
-                       cpu=cpu, kernel=elf, extra=extra,
-                       log_items=qemu.RECORD_ITEMS, log_file=log)
-    res = qemu.run(cmd, 600, preexec_fn=limit_files)
-    if reader:
-        done.set()
-        reader.join()
+    with trace_chardev(tmp, trace, slow) as chardev:
+        cmd = qemu.command(qemu_bin, machine=qemu.TRACED, chardev=chardev,
+                           cpu=cpu, kernel=elf, extra=extra,
+                           log_items=qemu.RECORD_ITEMS, log_file=log)
+        res = qemu.run(cmd, 600, preexec_fn=limit_files)
     if res.returncode != 0:
         sys.exit(f'guest failed (exit {res.returncode}): {cmd}')
     return log, trace
