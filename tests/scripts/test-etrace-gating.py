@@ -54,6 +54,24 @@ def blocks(lines):
     return tbs
 
 
+def same_blocks(ref, got, how, what):
+    """The blocks of the ops @got (a run with @how) are those of @ref
+    (without @what), up to the last TAIL; returns how many compared."""
+    ref_tbs, got_tbs = blocks(ref), blocks(got)
+    for i, (a, b) in enumerate(zip(ref_tbs, got_tbs)):
+        if a != b:
+            for j, (x, y) in enumerate(zip(a, b)):
+                if x != y:
+                    break
+            sys.exit(f'block {i} differs with {how}, at op line {j}:\n'
+                     f'  without {what}: {a[j]}\n'
+                     f'  with it: {b[j] if j < len(b) else "(none)"}')
+    if abs(len(ref_tbs) - len(got_tbs)) > TAIL:
+        sys.exit(f'{len(ref_tbs)} blocks translated without {what}, '
+                 f'{len(got_tbs)} with {how}')
+    return min(len(ref_tbs), len(got_tbs))
+
+
 def ops(args, machine, extra=()):
     """The TCG ops logged by a run on -M @machine with the QEMU
     arguments @extra, host addresses masked."""
@@ -84,30 +102,10 @@ def main():
 
     if not plain:
         sys.exit('no ops logged')
-    plain_tbs, idle_tbs = blocks(plain), blocks(idle)
-    for i, (a, b) in enumerate(zip(plain_tbs, idle_tbs)):
-        if a != b:
-            for j, (x, y) in enumerate(zip(a, b)):
-                if x != y:
-                    break
-            sys.exit(f'block {i} differs with trace=on, not tracing, at '
-                     f'op line {j}:\n  without the encoder: {a[j]}\n'
-                     f'  with it: {b[j] if j < len(b) else "(none)"}')
-    if abs(len(plain_tbs) - len(idle_tbs)) > TAIL:
-        sys.exit(f'{len(plain_tbs)} blocks translated without the encoder, '
-                 f'{len(idle_tbs)} with it')
-    trace_tbs, data_idle_tbs = blocks(tracing), blocks(data_idle)
-    for i, (a, b) in enumerate(zip(trace_tbs, data_idle_tbs)):
-        if a != b:
-            for j, (x, y) in enumerate(zip(a, b)):
-                if x != y:
-                    break
-            sys.exit(f'block {i} differs with data trace implemented, not '
-                     f'tracing data, at op line {j}:\n  without it: {a[j]}'
-                     f'\n  with it: {b[j] if j < len(b) else "(none)"}')
-    if abs(len(trace_tbs) - len(data_idle_tbs)) > TAIL:
-        sys.exit(f'{len(trace_tbs)} blocks translated tracing, '
-                 f'{len(data_idle_tbs)} with data trace implemented')
+    n_idle = same_blocks(plain, idle, 'trace=on, not tracing',
+                         'the encoder')
+    n_data_idle = same_blocks(tracing, data_idle, 'data trace implemented, '
+                              'not tracing data', 'data trace')
     data_events = sum(1 for line in data
                       if (m := INFO.match(line)) and
                       (int(m.group(1), 16) >> 8) & 0xff == 3)
@@ -124,11 +122,11 @@ def main():
     if tracing == plain or not looks:
         sys.exit('tracing in branch-map mode emitted no call of '
                  'cf_bmap_look: the test cannot fail')
-    print(f'{min(len(plain_tbs), len(idle_tbs))} blocks translated to the '
+    print(f'{n_idle} blocks translated to the '
           f'same ops with the encoder present and not tracing; {events} '
           f'block events appended when tracing with x-branch-map=off, '
           f'{looks} blocks that may call cf_bmap_look in branch-map mode; '
-          f'{min(len(trace_tbs), len(data_idle_tbs))} blocks the same with '
+          f'{n_data_idle} blocks the same with '
           f'data trace implemented and not tracing data, {data_events} '
           f'data events appended when tracing data')
 
