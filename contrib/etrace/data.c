@@ -5,6 +5,8 @@
  */
 
 #include "qemu/osdep.h"
+#include "qemu/bitops.h"
+#include "qemu/host-utils.h"
 #include "etrace-decode.h"
 
 const char *etd_dtype_name(unsigned dtype)
@@ -78,9 +80,11 @@ bool etd_data_packet(EtdDecoder *d, const uint8_t *payload, unsigned len,
     return true;
 }
 
-void etd_tie_init(EtdTie *t, unsigned src, EtdTieFn *out, void *opaque)
+void etd_tie_init(EtdTie *t, EtdImage *img, unsigned src, EtdTieFn *out,
+                  void *opaque)
 {
     memset(t, 0, sizeof(*t));
+    t->img = img;
     t->accesses = g_array_new(false, false, sizeof(EtdTieAccess));
     t->insns = g_array_new(false, false, sizeof(EtdTieInsn));
     t->src = src;
@@ -175,4 +179,36 @@ void etd_tie_align(EtdTie *t, unsigned keep)
         t->untied++;
     }
     tie_compact(t->accesses, &t->a_head);
+}
+
+/* The data accesses of the instruction at @pc, 0 where no code is. */
+static unsigned insn_accesses(EtdImage *img, uint64_t pc)
+{
+    EtdInsn insn;
+
+    return etd_image_insn(img, pc, &insn) ? insn.data : 0;
+}
+
+void etd_tie_retired(EtdTie *t, uint64_t pc)
+{
+    unsigned n = insn_accesses(t->img, pc);
+
+    if (n) {
+        etd_tie_insn(t, pc, n);
+    }
+}
+
+void etd_tie_run(EtdTie *t, const EtdBlock *b, unsigned from, unsigned n)
+{
+    uint64_t data = b->data & MAKE_64BIT_MASK(from, n);
+
+    while (data) {
+        etd_tie_retired(t, etd_block_insn_addr(b, ctz64(data)));
+        data &= data - 1;
+    }
+}
+
+void etd_tie_restart(EtdTie *t, uint64_t pc, bool own)
+{
+    etd_tie_align(t, own ? insn_accesses(t->img, pc) : 0);
 }

@@ -412,6 +412,7 @@ typedef void EtdTieFn(void *opaque, unsigned src, uint64_t pc,
                       const ETraceDataAccess *a, unsigned has);
 
 typedef struct EtdTie {
+    EtdImage *img;          /* what instructions access, from the code */
     GArray *accesses;       /* EtdTieAccess, from @a_head on */
     GArray *insns;          /* EtdTieInsn, from @i_head on */
     unsigned a_head, i_head;
@@ -423,7 +424,8 @@ typedef struct EtdTie {
     uint64_t missing;       /* accesses instructions did not get */
 } EtdTie;
 
-void etd_tie_init(EtdTie *t, unsigned src, EtdTieFn *out, void *opaque);
+void etd_tie_init(EtdTie *t, EtdImage *img, unsigned src, EtdTieFn *out,
+                  void *opaque);
 void etd_tie_free(EtdTie *t);
 /* An access read from the stream. */
 void etd_tie_access(EtdTie *t, const ETraceDataAccess *a, unsigned has);
@@ -436,6 +438,15 @@ void etd_tie_gap(EtdTie *t);
  * waiting are not tied, but the last @keep.
  */
 void etd_tie_align(EtdTie *t, unsigned keep);
+/* Instruction @pc retired: it takes the accesses its code makes. */
+void etd_tie_retired(EtdTie *t, uint64_t pc);
+/* The same for @n instructions of @b from instruction @from on. */
+void etd_tie_run(EtdTie *t, const EtdBlock *b, unsigned from, unsigned n);
+/*
+ * EtdSink.data_align: the flow starts again at @pc, whose own accesses
+ * are kept when @own.
+ */
+void etd_tie_restart(EtdTie *t, uint64_t pc, bool own);
 
 #define ETD_MAX_SOURCES     (1u << 12)
 

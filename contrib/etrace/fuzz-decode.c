@@ -17,11 +17,6 @@
 #include "hw/riscv/etrace-enc.h"
 #include "etrace-decode.h"
 
-typedef struct FuzzTie {
-    EtdImage *img;
-    EtdTie tie;
-} FuzzTie;
-
 static void tie_out(void *opaque, unsigned src, uint64_t pc,
                     const ETraceDataAccess *a, unsigned has)
 {
@@ -29,64 +24,45 @@ static void tie_out(void *opaque, unsigned src, uint64_t pc,
 
 static void fuzz_insn(void *opaque, unsigned src, uint64_t pc, uint8_t priv)
 {
-    FuzzTie *f = opaque;
-    EtdInsn insn;
-
-    if (etd_image_insn(f->img, pc, &insn) && insn.data) {
-        etd_tie_insn(&f->tie, pc, insn.data);
-    }
+    etd_tie_retired(opaque, pc);
 }
 
 static void fuzz_run(void *opaque, unsigned src, const EtdBlock *b,
                      unsigned from, unsigned n, uint8_t priv)
 {
-    unsigned i;
-
-    for (i = from; i < from + n; i++) {
-        if (b->data & (UINT64_C(1) << i)) {
-            fuzz_insn(opaque, src, etd_block_insn_addr(b, i), priv);
-        }
-    }
+    etd_tie_run(opaque, b, from, n);
 }
 
 static void fuzz_gap(void *opaque, unsigned src, const char *why)
 {
-    FuzzTie *f = opaque;
-
-    etd_tie_gap(&f->tie);
+    etd_tie_gap(opaque);
 }
 
 static void fuzz_data(void *opaque, unsigned src, const ETraceDataAccess *a,
                       unsigned has, bool timed, uint64_t time)
 {
-    FuzzTie *f = opaque;
-
-    etd_tie_access(&f->tie, a, has);
+    etd_tie_access(opaque, a, has);
 }
 
 static void fuzz_data_lost(void *opaque, unsigned src)
 {
-    fuzz_gap(opaque, src, NULL);
+    etd_tie_gap(opaque);
 }
 
 static void fuzz_data_align(void *opaque, unsigned src, uint64_t pc,
                             bool own)
 {
-    FuzzTie *f = opaque;
-    EtdInsn insn;
-
-    etd_tie_align(&f->tie, own && etd_image_insn(f->img, pc, &insn) ?
-                           insn.data : 0);
+    etd_tie_restart(opaque, pc, own);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static const EtdSink plain = { 0 };
-    FuzzTie f;
+    EtdTie tie;
     const EtdSink data_sink = {
         .insn = fuzz_insn, .run = fuzz_run, .gap = fuzz_gap,
         .data = fuzz_data, .data_lost = fuzz_data_lost,
-        .data_align = fuzz_data_align, .opaque = &f,
+        .data_align = fuzz_data_align, .opaque = &tie,
     };
     const ETraceParams params = ETRACE_QEMU_PARAMS;
     bool dtrace;
@@ -112,8 +88,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     etd_image_add_mem(img, 0x80000000, data + 1, code);
     etd_image_set_rv32(img, opt & 0x20);
     etd_image_set_zc(img, opt & 0x40);
-    f.img = img;
-    etd_tie_init(&f.tie, 0, tie_out, NULL);
+    etd_tie_init(&tie, img, 0, tie_out, NULL);
     etd_stream_init(&st, img, dtrace ? &data_sink : &plain, &params,
                     MIN(opt & 15, 12), opt & 0x80 ? 6 : 0, opt & 0x10);
     if (dtrace) {
@@ -136,8 +111,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* What was not used is given again with the rest, as a reader does. */
     used += etd_stream_feed(&st, data + used, size - used);
     etd_stream_finish(&st, size - used);
-    etd_tie_gap(&f.tie);
-    etd_tie_free(&f.tie);
+    etd_tie_gap(&tie);
+    etd_tie_free(&tie);
     etd_stream_free(&st);
     etd_image_free(img);
     return 0;

@@ -144,19 +144,9 @@ static EtdTie *tie_of(EtdMain *m, unsigned src)
 {
     if (!m->tie[src]) {
         m->tie[src] = g_new(EtdTie, 1);
-        etd_tie_init(m->tie[src], src, out_access, m);
+        etd_tie_init(m->tie[src], m->img, src, out_access, m);
     }
     return m->tie[src];
-}
-
-/* With --data: instruction @pc makes the next accesses of its source. */
-static void tie_insn(EtdMain *m, unsigned src, uint64_t pc)
-{
-    EtdInsn insn;
-
-    if (etd_image_insn(m->img, pc, &insn) && insn.data) {
-        etd_tie_insn(tie_of(m, src), pc, insn.data);
-    }
 }
 
 static void sink_insn(void *opaque, unsigned src, uint64_t pc, uint8_t priv)
@@ -169,7 +159,8 @@ static void sink_insn(void *opaque, unsigned src, uint64_t pc, uint8_t priv)
         out_flow(m, src, pc, priv);
     }
     if (unlikely(m->stream.type_bits)) {
-        tie_insn(m, src, pc);
+        /* it makes the next accesses of its source */
+        etd_tie_retired(tie_of(m, src), pc);
     }
 }
 
@@ -182,13 +173,8 @@ static void sink_run(void *opaque, unsigned src, const EtdBlock *b,
 
     if (m->output == ETD_OUT_STATS || m->output == ETD_OUT_DATA) {
         /* only the accesses */
-        uint64_t data = m->stream.type_bits ?
-                        b->data & MAKE_64BIT_MASK(from, n) : 0;
-
-        while (unlikely(data)) {
-            i = ctz64(data);
-            tie_insn(m, src, etd_block_insn_addr(b, i));
-            data &= data - 1;
+        if (unlikely(m->stream.type_bits)) {
+            etd_tie_run(tie_of(m, src), b, from, n);
         }
         return;
     }
@@ -292,13 +278,10 @@ static void sink_data_align(void *opaque, unsigned src, uint64_t pc,
                             bool own)
 {
     EtdMain *m = opaque;
-    EtdInsn insn;
 
-    if (!m->tie[src]) {
-        return;
+    if (m->tie[src]) {
+        etd_tie_restart(m->tie[src], pc, own);
     }
-    etd_tie_align(m->tie[src], own && etd_image_insn(m->img, pc, &insn) ?
-                               insn.data : 0);
 }
 
 /* An access read from the stream: it waits for its instruction. */
