@@ -32,6 +32,9 @@ typedef struct EtdMain {
     EtdSink sink;
     /* with --data: accesses tied to instructions, per source */
     EtdTie *tie[ETD_MAX_SOURCES];
+    /* --data-untied: accesses in stream order, none tied; how many */
+    bool untied;
+    uint64_t untied_accesses;
     FILE *out;
     char obuf[1 << 16];
     size_t olen;
@@ -158,7 +161,7 @@ static void sink_insn(void *opaque, unsigned src, uint64_t pc, uint8_t priv)
     } else if (m->output == ETD_OUT_FLOW) {
         out_flow(m, src, pc, priv);
     }
-    if (unlikely(m->stream.type_bits)) {
+    if (unlikely(m->stream.type_bits) && !m->untied) {
         /* it makes the next accesses of its source */
         etd_tie_retired(tie_of(m, src), pc);
     }
@@ -173,7 +176,7 @@ static void sink_run(void *opaque, unsigned src, const EtdBlock *b,
 
     if (m->output == ETD_OUT_STATS || m->output == ETD_OUT_DATA) {
         /* only the accesses */
-        if (unlikely(m->stream.type_bits)) {
+        if (unlikely(m->stream.type_bits) && !m->untied) {
             etd_tie_run(tie_of(m, src), b, from, n);
         }
         return;
@@ -263,7 +266,9 @@ static void sink_data_lost(void *opaque, unsigned src)
 {
     EtdMain *m = opaque;
 
-    etd_tie_gap(tie_of(m, src));
+    if (m->tie[src]) {
+        etd_tie_gap(m->tie[src]);
+    }
     if (m->output != ETD_OUT_FLOW && m->output != ETD_OUT_DATA) {
         return;
     }
@@ -284,12 +289,20 @@ static void sink_data_align(void *opaque, unsigned src, uint64_t pc,
     }
 }
 
-/* An access read from the stream: it waits for its instruction. */
+/*
+ * An access read from the stream: it waits for its instruction, or with
+ * --data-untied goes out as it comes.
+ */
 static void sink_data(void *opaque, unsigned src, const ETraceDataAccess *a,
                       unsigned has, bool timed, uint64_t time)
 {
     EtdMain *m = opaque;
 
+    if (m->untied) {
+        out_access(m, src, ETD_NO_PC, a, has);
+        m->untied_accesses++;
+        return;
+    }
     etd_tie_access(tie_of(m, src), a, has);
 }
 
@@ -390,7 +403,8 @@ static void print_stats(EtdMain *m)
 {
     EtdStream *st = &m->stream;
     uint64_t insns = 0, f[6] = { 0 }, traps = 0, left = 0;
-    uint64_t acc[16] = { 0 }, accesses = 0, untied = 0, missing = 0;
+    uint64_t acc[16] = { 0 }, accesses = 0, missing = 0;
+    uint64_t untied = m->untied_accesses;
     uint64_t dlosses = 0;
     unsigned s, k;
 
@@ -464,6 +478,7 @@ typedef struct EtdOptions {
     gint64 src;
     gboolean join;
     gboolean data;
+    gboolean data_untied;
     gboolean shadow_stack;
     gboolean rv32;
     gboolean quiet;
@@ -511,6 +526,10 @@ static bool parse_options(int *argc, char ***argv, EtdOptions *o)
         { "data", 'd', 0, G_OPTION_ARG_NONE, &o->data,
           "the encoder implements data trace: a type field (1 bit) "
           "tells te_inst from te_data packets", NULL },
+        { "data-untied", 0, 0, G_OPTION_ARG_NONE, &o->data_untied,
+          "with --data: give the accesses in stream order without tying "
+          "them to instructions (data filters leave out accesses the "
+          "program image cannot tell)", NULL },
         { "join", 'j', 0, G_OPTION_ARG_NONE, &o->join,
           "the stream starts mid-way: skip to the first sync sequence",
           NULL },
@@ -578,6 +597,10 @@ static bool parse_options(int *argc, char ***argv, EtdOptions *o)
     }
     if (o->kind == ETD_OUT_DATA && !o->data) {
         print_error(ETD_ERR_USAGE, "--output=data needs --data");
+        return false;
+    }
+    if (o->data_untied && !o->data) {
+        print_error(ETD_ERR_USAGE, "--data-untied needs --data");
         return false;
     }
     if (o->src >= (1 << o->srcid_bits) || o->src < -1) {
@@ -710,6 +733,7 @@ int main(int argc, char **argv)
     }
     m.out = stdout;
     m.quiet = o.quiet;
+    m.untied = o.data_untied;
     m.output = o.kind;
     m.sink = (EtdSink) {
         .insn = sink_insn, .run = sink_run, .trap = sink_trap,

@@ -34,6 +34,9 @@
 #define INST_FILTERS    0x00c
 #define DATA_CONTROL    0x010
 #define DATA_FILTERS    0x01c
+#define FILTER0_CONTROL 0x400
+#define FILTER0_MATCH_DATA 0x418
+#define COMP0_CONTROL   0x600
 
 /* Control register fields common to the components. */
 #define ACTIVE          (1u << 0)
@@ -188,10 +191,11 @@ static void test_encoder_registers(void)
     /*
      * Eight filters and eight comparator units.  Filter control: enable,
      * privilege, ecause and interrupt matching, three comparators (no
-     * impdef, dtype, dsize); privileges U, S, M, VU, VS and the interrupt
-     * value; the ecause choice all 64 bits; impdef and data matching 0.
-     * Comparator control: both functions and the match mode (the inputs
-     * are the instruction address, no notify); match values 64 bits.
+     * impdef; without data trace, no dtype, dsize); privileges U, S, M,
+     * VU, VS and the interrupt value; the ecause choice all 64 bits;
+     * impdef and data matching 0.  Comparator control: both functions
+     * and the match mode (without data trace the inputs are the
+     * instruction address; no notify); match values 64 bits.
      */
     wr(qts, ENCODER0 + INST_FILTERS, 0xffffffff);
     g_assert_cmphex(rd(qts, ENCODER0 + INST_FILTERS), ==, 0xff);
@@ -220,10 +224,11 @@ static void test_encoder_registers(void)
 }
 
 /*
- * trTeDataControl and trTeDataFilters: 0 without data trace; with it,
- * Implemented, and WARL discovery by writing ones (no trigger; the
- * encoder sets StallOrOverflow and Drop, writing ones clears them; no
- * filter qualifies data trace).
+ * trTeDataControl, trTeDataFilters and the data match fields of the
+ * filters and comparators: 0 without data trace; with it, Implemented,
+ * and WARL discovery by writing ones (no trigger; the encoder sets
+ * StallOrOverflow and Drop, writing ones clears them; 8 filters qualify
+ * data, on access type and size, comparators compare data addresses).
  */
 static void test_data_registers(void)
 {
@@ -232,6 +237,8 @@ static void test_data_registers(void)
     wr(qts, ENCODER0 + CONTROL, ACTIVE);
     wr(qts, ENCODER0 + DATA_CONTROL, 0xffffffff);
     g_assert_cmphex(rd(qts, ENCODER0 + DATA_CONTROL), ==, 0);
+    wr(qts, ENCODER0 + DATA_FILTERS, 0xffffffff);
+    g_assert_cmphex(rd(qts, ENCODER0 + DATA_FILTERS), ==, 0);
     qtest_quit(qts);
 
     qts = qtest_init(REG_ARGS " -global riscv-trace-encoder.data-trace=on");
@@ -263,7 +270,14 @@ static void test_data_registers(void)
     wr(qts, ENCODER0 + DATA_CONTROL, 0);
     g_assert_cmphex(rd(qts, ENCODER0 + DATA_CONTROL), ==, D_IMPLEMENTED);
     wr(qts, ENCODER0 + DATA_FILTERS, 0xffffffff);
-    g_assert_cmphex(rd(qts, ENCODER0 + DATA_FILTERS), ==, 0);
+    g_assert_cmphex(rd(qts, ENCODER0 + DATA_FILTERS), ==, 0xff);
+    /* MatchDtype, MatchDsize; dtypes 0, 1, 7-15, dsizes 0-3; daddr */
+    wr(qts, ENCODER0 + FILTER0_CONTROL, 0xffffffff);
+    g_assert_cmphex(rd(qts, ENCODER0 + FILTER0_CONTROL), ==, 0x300ffff);
+    wr(qts, ENCODER0 + FILTER0_MATCH_DATA, 0xffffffff);
+    g_assert_cmphex(rd(qts, ENCODER0 + FILTER0_MATCH_DATA), ==, 0xfff83);
+    wr(qts, ENCODER0 + COMP0_CONTROL, 0xffffffff);
+    g_assert_cmphex(rd(qts, ENCODER0 + COMP0_CONTROL), ==, 0x377f);
     /* Back into reset. */
     wr(qts, ENCODER0 + DATA_CONTROL, D_TRACING);
     wr(qts, ENCODER0 + CONTROL, 0);

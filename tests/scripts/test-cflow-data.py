@@ -4,7 +4,8 @@
 E-Trace encoder makes of them, against QEMU's own record.
 
 Usage: test-cflow-data.py --qemu QEMU --plugin LIBMEM --elf ELF --cpu CPU
-                          [--decoder ETRACE-DECODE [--encoder PROP=VALUE]...]
+                          [--decoder ETRACE-DECODE [--encoder PROP=VALUE]...
+                           [--data-filters CASE]]
                           [-- QEMU ARGUMENTS...]
 
 Runs the guest once with the pipeline's event log of blocks and data
@@ -45,15 +46,30 @@ above, at the instruction the decoder names, with the fields its
 packets carry (the options may leave out address or value).  Each is
 also what etrace_data.py, a reader written from the spec's tables alone,
 reads from the same packet.
+
+With --data-filters CASE (the guest test-data-filter.S), the guest writes
+the filter and comparator registers of the CASE (FILTER_CASES below)
+and then turns data tracing on.  From the plugin's record alone, this
+script works out which accesses after that the filters qualify, by the
+rules of the Trace Control Interface 1.0 as docs/specs/riscv-trace.rst
+states them: an access is traced when a filter selected in
+trTeDataFilters and enabled matches it; a filter matches when each
+condition it enables holds (dtype and dsize one of those chosen in
+trTeFilterMatchData; each comparator it uses true); a comparator unit
+compares the access's address (input daddr) or its instruction's
+(iaddr), unsigned; a latch on data addresses moves with each access.
+The decoded accesses (etrace-decode --data-untied: filters leave out
+accesses the program cannot tell) must be exactly those, in order.
 """
 
 import os
 import re
+import struct
 import subprocess
 import sys
 import tempfile
 
-from rvcfo import cli, qemu, record, roundtrip
+from rvcfo import cli, qemu, record, roundtrip, streamcheck
 import etrace_data
 
 BLOCK = re.compile(r'riscv_cf_block hart \d+: block 0x([0-9a-f]+)\.\.')
@@ -220,6 +236,137 @@ def expect(ev, pc, accesses, k, code):
     return (2, None) if ok else (0, 'the values differ')
 
 
+# The filter cases of test-data-filter.S: its register writes; the
+# offsets in the encoder's block.
+CFG_ADDR = 0x80f00000
+CFG_MAGIC = 0x44464c54
+CFG_END = 0xffffffff
+INST_FILTERS, DATA_FILTERS = 0x00c, 0x01c
+EN, MATCH_DTYPE, MATCH_DSIZE = 1, 1 << 24, 1 << 25
+IADDR, DADDR = 0, 3
+EQ, NE, LT, LE, GT, GE, SPECIAL, TRUE = range(8)
+MODE_P, MODE_P_AND_S, MODE_NOT_P_AND_S, MODE_LATCH = range(4)
+
+
+def filt(i, reg):
+    return 0x400 + 0x20 * i + reg
+
+
+def use_comp(k, j):
+    """MatchComp<k> on comparator unit j."""
+    return (1 << (4 * k)) | (j << (4 * k + 1))
+
+
+def comp_regs(j, pin, pfn, pval, sin, sfn, sval, mode):
+    ctl = pin | sin << 2 | pfn << 4 | sfn << 8 | mode << 12
+    base = 0x600 + 0x20 * j
+    return [(base, ctl), (base + 0x10, pval & 0xffffffff),
+            (base + 0x14, pval >> 32), (base + 0x18, sval & 0xffffffff),
+            (base + 0x1c, sval >> 32)]
+
+
+def filter_cases(sym):
+    """{case: register writes}, from the guest's symbols."""
+    dbuf, obuf = sym['data_buf'], sym['other_buf']
+    fa, fa_end = sym['data_fn_a'], sym['data_fn_a_end']
+    fb, fb_end = sym['data_fn_b'], sym['data_fn_b_end']
+    return {
+        'stores': [(DATA_FILTERS, 1), (filt(0, 0), EN | MATCH_DTYPE),
+                   (filt(0, 0x18), 1 << 1)],
+        'loads-4-8': [(DATA_FILTERS, 1),
+                      (filt(0, 0), EN | MATCH_DTYPE | MATCH_DSIZE),
+                      (filt(0, 0x18), 1 << 0 | 1 << 18 | 1 << 19)],
+        'daddr-range': [(DATA_FILTERS, 1), (filt(0, 0), EN | use_comp(1, 0))]
+        + comp_regs(0, DADDR, GE, obuf, DADDR, LT, obuf + 16, MODE_P_AND_S),
+        'iaddr-range': [(DATA_FILTERS, 1), (filt(0, 0), EN | use_comp(2, 1))]
+        + comp_regs(1, IADDR, GE, fa, IADDR, LT, fa_end, MODE_P_AND_S),
+        # from data_buf + 16 (in data_fn_a) to other_buf + 8 (data_fn_b)
+        'daddr-latch': [(DATA_FILTERS, 1), (filt(0, 0), EN | use_comp(3, 2))]
+        + comp_regs(2, DADDR, EQ, dbuf + 16, DADDR, EQ, obuf + 8,
+                    MODE_LATCH),
+        # 1-byte stores, or accesses of data_fn_b outside data_buf's
+        # first 16 bytes (an iaddr and a daddr unit in one filter)
+        'two-filters': [(DATA_FILTERS, 0x21),
+                        (filt(0, 0), EN | MATCH_DTYPE | MATCH_DSIZE),
+                        (filt(0, 0x18), 1 << 1 | 1 << 16),
+                        (filt(5, 0), EN | use_comp(1, 4) | use_comp(2, 5))]
+        + comp_regs(4, IADDR, GE, fb, IADDR, LT, fb_end, MODE_P_AND_S)
+        + comp_regs(5, DADDR, GE, dbuf, DADDR, LT, dbuf + 16,
+                    MODE_NOT_P_AND_S),
+        'not-enabled': [(DATA_FILTERS, 2)],
+        # instructions of data_fn_b only; trTeDataFilters 0: every access
+        'inst-filtered': [(INST_FILTERS, 1), (filt(0, 0), EN | use_comp(1, 6))]
+        + comp_regs(6, IADDR, GE, fb, IADDR, LT, fb_end, MODE_P_AND_S),
+    }
+
+
+def compare_fn(fn, x, m):
+    return {EQ: x == m, NE: x != m, LT: x < m, LE: x <= m, GT: x > m,
+            GE: x >= m, TRUE: True}[fn]
+
+
+class DataFilters:
+    """The data filters of a case's registers, and their state."""
+
+    def __init__(self, writes):
+        r = dict(writes)
+        self.ctl = [r.get(filt(i, 0), 0) for i in range(8)]
+        self.match = [r.get(filt(i, 0x18), 0) for i in range(8)]
+        self.active = [i for i in range(8)
+                       if r.get(DATA_FILTERS, 0) >> i & 1 and
+                       self.ctl[i] & EN]
+        self.filtered = r.get(DATA_FILTERS, 0) != 0
+        self.comp = {}
+        for j in range(8):
+            base = 0x600 + 0x20 * j
+            ctl = r.get(base, 0)
+            self.comp[j] = (ctl & 3, ctl >> 2 & 3, ctl >> 4 & 7,
+                            r.get(base + 0x10, 0) | r.get(base + 0x14, 0)
+                            << 32, ctl >> 8 & 7,
+                            r.get(base + 0x18, 0) | r.get(base + 0x1c, 0)
+                            << 32, ctl >> 12 & 3)
+        self.latch = set()
+
+    def unit(self, j, pc, addr):
+        pin, sin, pfn, pval, sfn, sval, mode = self.comp[j]
+        p = compare_fn(pfn, addr if pin == DADDR else pc, pval)
+        s = compare_fn(sfn, addr if sin == DADDR else pc, sval)
+        if mode == MODE_P:
+            return p
+        if mode == MODE_P_AND_S:
+            return p and s
+        if mode == MODE_NOT_P_AND_S:
+            return not (p and s)
+        # latch: every access the filters see moves it (data inputs)
+        assert pin == sin == DADDR
+        out = j in self.latch or p
+        if out and not s:
+            self.latch.add(j)
+        else:
+            self.latch.discard(j)
+        return out
+
+    def traced(self, kind, nbytes, addr, pc):
+        """Whether an access of @kind and @nbytes at @addr, made by the
+        instruction at @pc, is traced."""
+        if not self.filtered:
+            return True
+        used = sorted({self.ctl[i] >> (4 * k + 1) & 7 for i in self.active
+                       for k in (1, 2, 3) if self.ctl[i] >> (4 * k) & 1})
+        out = {j: self.unit(j, pc, addr) for j in used}
+        dsize = nbytes.bit_length() - 1
+        for i in self.active:
+            ctl = self.ctl[i]
+            if ctl & MATCH_DTYPE and not self.match[i] >> kind & 1:
+                continue
+            if ctl & MATCH_DSIZE and not self.match[i] >> (16 + dsize) & 1:
+                continue
+            if all(out[ctl >> (4 * k + 1) & 7] for k in (1, 2, 3)
+                   if ctl >> (4 * k) & 1):
+                return True
+        return False
+
+
 DECODED = re.compile(r'^0 data (\S+) (\d+)((?: \w+=[0-9a-f]+)*)( mma)? '
                      r'insn=([0-9a-f]+|\?)$')
 DTYPES = {'load': 0, 'store': 1, 'failed-cas': 7, 'swap': 8, 'add': 9,
@@ -234,6 +381,15 @@ def traced(args, tmp):
     log = os.path.join(tmp, 'data.log')
     trace = os.path.join(tmp, 'trace')
     extra = list(args.qemu_args) + qemu.encoder('data-trace')
+    if args.data_filters:
+        cfg = os.path.join(tmp, 'filters')
+        words = [CFG_MAGIC]
+        for off, val in args.filter_writes:
+            words += [off, val]
+        with open(cfg, 'wb') as f:
+            f.write(struct.pack(f'<{len(words) + 1}I', *words, CFG_END))
+        extra += ['-device', f'loader,file={cfg},addr={CFG_ADDR:#x},'
+                  'force-raw=on'] + qemu.encoder('data-start', 'off')
     for opt in args.encoder:
         prop, _, value = opt.partition('=')
         extra += qemu.encoder(prop, value)
@@ -256,6 +412,7 @@ def traced(args, tmp):
     cmd = roundtrip.decoder_cmd(args.decoder, args.elf, rom, trace, 0,
                                 args.cpu, 'data', protocol)
     cmd[1:1] = ['--data'] + \
+        (['--data-untied'] if args.data_filters else []) + \
         (['--shadow-stack'] if 'zicfiss=on' in args.cpu else []) + \
         (['--param', 'daddress_width_p=32'] if args.cpu.startswith('rv32')
          else [])
@@ -291,6 +448,13 @@ def traced(args, tmp):
         m = DECODED.match(line)
         if not m:
             sys.exit(f'decoder output not understood: {line}')
+        fields = dict(f.split('=') for f in m.group(3).split())
+        if args.data_filters:
+            # the accesses alone, in order
+            events.append((DTYPES[m.group(1)], int(m.group(2))) +
+                          tuple(int(fields[k], 16) if k in fields else None
+                                for k in ('addr', 'value', 'operand')))
+            continue
         if m.group(5) == '?' and (args.expect_loss or args.no_rom):
             # its instruction was not traced (instruction packets lost),
             # or not decoded (the reset vector)
@@ -299,7 +463,6 @@ def traced(args, tmp):
         if m.group(5) == '?':
             sys.exit(f'an access the decoder did not tie to an '
                      f'instruction: {line}')
-        fields = dict(f.split('=') for f in m.group(3).split())
         pc = int(m.group(5), 16)
         # the MMA/CAS extension (2.1) marks the accesses of cm.push/pop
         if bool(m.group(4)) != (protocol == '2.1' and
@@ -381,6 +544,32 @@ def check(events, accesses, code, what):
           ('' if events[0][5] is None else ', each at its instruction'))
 
 
+def check_filtered(args, events, accesses):
+    """The decoded @events: exactly the plugin's accesses after data
+    tracing went on that the case's filters qualify."""
+    store = args.sym['data_on_store']
+    on = [k for k, a in enumerate(accesses) if a[4] == store]
+    if not on:
+        sys.exit('the plugin recorded no store at data_on_store')
+    filters = DataFilters(args.filter_writes)
+    want = [a[:4] for a in accesses[on[-1] + 1:]
+            if filters.traced(a[0], a[1], a[2], a[4])]
+    got = [e[:4] for e in events]
+    # the finisher's store may stop QEMU before its packet is out
+    finisher = want and want[-1][0] == STORE and want[-1][2] == 0x100000
+    if got != want and not (finisher and got == want[:-1]):
+        for i, (g, w) in enumerate(zip(got + [None] * len(want),
+                                       want + [None] * len(got))):
+            if g != w:
+                sys.exit(f'access {i}: decoded '
+                         f'{show(g) if g else "nothing"}, the filters '
+                         f'qualify {show(w) if w else "nothing"} '
+                         f'({len(got)} decoded, {len(want)} qualified)')
+    print(f'{len(got)} decoded accesses are those the filters qualify of '
+          f'the {len(accesses) - on[-1] - 1} QEMU made with data tracing '
+          f'on, in order')
+
+
 def main():
     """Run the guest with the event log and the records, or traced;
     compare."""
@@ -400,13 +589,28 @@ def main():
     ap.add_argument('--expect-loss', action='store_true',
                     help='with --decoder: data packets are lost (the '
                     'stream says so); those decoded are in the record')
+    ap.add_argument('--data-filters', metavar='CASE',
+                    help='with --decoder and test-data-filter.S: the '
+                    'accesses the data filters of CASE qualify')
     args = cli.parse(ap)
+    if args.data_filters:
+        args.sym = {name: streamcheck.elf_symbol(args.elf, name)
+                    for name in ('data_buf', 'other_buf', 'data_fn_a',
+                                 'data_fn_a_end', 'data_fn_b',
+                                 'data_fn_b_end', 'data_on_store')}
+        cases = filter_cases(args.sym)
+        if args.data_filters not in cases:
+            sys.exit(f'--data-filters: no case {args.data_filters} '
+                     f'({", ".join(cases)})')
+        args.filter_writes = cases[args.data_filters]
     with tempfile.TemporaryDirectory() as tmp:
         if args.decoder:
             events, accesses, code = traced(args, tmp)
         else:
             events, accesses, code = logged(args, tmp)
-    if args.expect_loss:
+    if args.data_filters:
+        check_filtered(args, events, accesses)
+    elif args.expect_loss:
         check_subset(events, accesses, code)
     else:
         check(events, accesses, code, 'decoded accesses' if args.decoder

@@ -1750,10 +1750,12 @@ static void test_enc_configure_keeps_branches(void)
 
 static ETraceFilterRegs fregs;
 static ETraceFilter filt;
+/* The encoder implements data trace: data filters can be set. */
+static bool fdata = true;
 
 static void wr(unsigned offset, uint32_t val)
 {
-    g_assert_true(etrace_filter_reg_write(&fregs, offset, val));
+    g_assert_true(etrace_filter_reg_write(&fregs, offset, val, fdata));
 }
 
 static uint32_t rd(unsigned offset)
@@ -1796,43 +1798,58 @@ static void expect_insns(const uint64_t *addrs, const char *want)
     }
 }
 
-/* WARL: written with ones, what is not implemented reads 0. */
+/*
+ * WARL: written with ones, what is not implemented reads 0; without data
+ * trace, trTeDataFilters and the data match fields too.
+ */
 static void test_filter_registers(void)
 {
     static const struct {
         unsigned offset;
-        uint32_t val;
+        uint32_t val, data_val;
     } want[] = {
-        { 0x00c, 0xff },                    /* 8 filters */
-        { FILTER(0, 0x00), 0xffff },        /* no impdef, dtype, dsize */
-        { FILTER(7, 0x04), 0x16b },         /* priv 0 1 3 5 6, interrupt */
-        { FILTER(7, 0x08), 0xffffffff },
-        { FILTER(7, 0x0c), 0xffffffff },
-        { FILTER(0, 0x10), 0 },             /* impdef value */
-        { FILTER(0, 0x14), 0 },             /* impdef mask */
-        { FILTER(0, 0x18), 0 },             /* dtype, dsize */
-        { FILTER(0, 0x1c), 0 },
-        { FILTER(8, 0x00), 0 },             /* filter 8: none */
-        { FILTER(15, 0x04), 0 },
-        { COMP(0, 0x00), 0x3770 },          /* iaddr inputs, no notify */
-        { COMP(7, 0x04), 0 },
-        { COMP(7, 0x10), 0xffffffff },
-        { COMP(7, 0x14), 0xffffffff },
-        { COMP(7, 0x18), 0xffffffff },
-        { COMP(7, 0x1c), 0xffffffff },
+        { 0x00c, 0xff, 0xff },              /* 8 filters */
+        { 0x01c, 0, 0xff },                 /* trTeDataFilters */
+        /* no impdef; dtype and dsize with data trace */
+        { FILTER(0, 0x00), 0xffff, 0x300ffff },
+        { FILTER(7, 0x04), 0x16b, 0x16b },  /* priv 0 1 3 5 6, interrupt */
+        { FILTER(7, 0x08), 0xffffffff, 0xffffffff },
+        { FILTER(7, 0x0c), 0xffffffff, 0xffffffff },
+        { FILTER(0, 0x10), 0, 0 },          /* impdef value */
+        { FILTER(0, 0x14), 0, 0 },          /* impdef mask */
+        /* dtype 0 1 7 8-15, dsize 0-3 */
+        { FILTER(0, 0x18), 0, 0xfff83 },
+        { FILTER(0, 0x1c), 0, 0 },
+        { FILTER(8, 0x00), 0, 0 },          /* filter 8: none */
+        { FILTER(15, 0x04), 0, 0 },
+        /* inputs iaddr (daddr with data trace), no notify */
+        { COMP(0, 0x00), 0x3770, 0x377f },
+        { COMP(7, 0x04), 0, 0 },
+        { COMP(7, 0x10), 0xffffffff, 0xffffffff },
+        { COMP(7, 0x14), 0xffffffff, 0xffffffff },
+        { COMP(7, 0x18), 0xffffffff, 0xffffffff },
+        { COMP(7, 0x1c), 0xffffffff, 0xffffffff },
     };
     uint32_t val;
-    unsigned i;
+    unsigned i, pass;
 
-    memset(&fregs, 0, sizeof(fregs));
-    for (i = 0; i < ARRAY_SIZE(want); i++) {
-        wr(want[i].offset, 0xffffffff);
+    for (pass = 0; pass < 2; pass++) {
+        fdata = pass;
+        memset(&fregs, 0, sizeof(fregs));
+        for (i = 0; i < ARRAY_SIZE(want); i++) {
+            wr(want[i].offset, 0xffffffff);
+        }
+        for (i = 0; i < ARRAY_SIZE(want); i++) {
+            g_assert_cmphex(rd(want[i].offset), ==,
+                            fdata ? want[i].data_val : want[i].val);
+        }
     }
-    for (i = 0; i < ARRAY_SIZE(want); i++) {
-        g_assert_cmphex(rd(want[i].offset), ==, want[i].val);
-    }
+    /* context (1) and tval (2) inputs read as iaddr */
+    wr(COMP(1, 0x00), 1 << ETRACE_COMP_P_INPUT_SHIFT |
+                      2 << ETRACE_COMP_S_INPUT_SHIFT);
+    g_assert_cmphex(rd(COMP(1, 0x00)), ==, 0);
     g_assert_false(etrace_filter_reg_read(&fregs, 0x010, &val));
-    g_assert_false(etrace_filter_reg_write(&fregs, 0x800, 1));
+    g_assert_false(etrace_filter_reg_write(&fregs, 0x800, 1, true));
 }
 
 /*
@@ -1954,6 +1971,121 @@ static void test_filter_privilege(void)
     g_assert_false(etrace_filter_insn(&filt, 0x100, ETRACE_PRIV_U));
 }
 
+/* Data filter 0 alone, with @ctl; the state starts afresh. */
+static void data_filter(uint32_t ctl, uint32_t match_data)
+{
+    memset(&fregs, 0, sizeof(fregs));
+    wr(0x01c, 1);
+    wr(FILTER(0, 0x00), ETRACE_FILTER_ENABLE | ctl);
+    wr(FILTER(0, 0x18), match_data);
+}
+
+static void data_filter_start(void)
+{
+    memset(&filt, 0, sizeof(filt));
+    etrace_filter_configure(&filt, &fregs);
+    g_assert_true(etrace_filter_data_on(&filt));
+}
+
+/* A data access of @dtype, 2^@dsize bytes at @daddr by an M-mode insn */
+static bool data_at(unsigned dtype, unsigned dsize, uint64_t daddr)
+{
+    return etrace_filter_data(&filt, 0x100, M, dtype, dsize, daddr);
+}
+
+/*
+ * Data filters: access type and size, the data address (a range, a
+ * latch), the instruction address, privilege; a filter selected for data
+ * only does not filter instructions.
+ */
+static void test_filter_data(void)
+{
+    static const uint64_t seq[] = { 0x100, 0xa00, 0x104, 0xb00, 0x108 };
+    unsigned i;
+
+    /* 4-byte stores: dtype 1, dsize 2 */
+    data_filter(ETRACE_FILTER_MATCH_DTYPE | ETRACE_FILTER_MATCH_DSIZE,
+                1u << 1 | 1u << (ETRACE_FILTER_DSIZE_SHIFT + 2));
+    data_filter_start();
+    g_assert_false(etrace_filter_on(&filt));
+    g_assert_false(etrace_filter_per_insn(&filt));
+    g_assert_true(etrace_filter_any(&filt));
+    g_assert_true(etrace_filter_insn(&filt, 0x100, M));
+    g_assert_true(data_at(1, 2, 0x8000));
+    g_assert_false(data_at(0, 2, 0x8000));
+    g_assert_false(data_at(1, 3, 0x8000));
+    g_assert_false(data_at(8, 2, 0x8000));
+
+    /* AMOs of any size: dtypes 8 to 14 */
+    data_filter(ETRACE_FILTER_MATCH_DTYPE, 0x7f00);
+    data_filter_start();
+    g_assert_true(data_at(8, 3, 0));
+    g_assert_true(data_at(14, 0, 0));
+    g_assert_false(data_at(15, 2, 0));
+    g_assert_false(data_at(7, 2, 0));
+
+    /* [0x8000, 0x8010): P daddr >= lo, S daddr < hi */
+    data_filter(CTL_COMP1(2), 0);
+    comp_setup(2, ETRACE_COMP_GE, 0x8000, ETRACE_COMP_LT, 0x8010,
+               ETRACE_COMP_MODE_P_AND_S);
+    wr(COMP(2, 0x00), rd(COMP(2, 0x00)) |
+                      ETRACE_COMP_INPUT_DADDR << ETRACE_COMP_P_INPUT_SHIFT |
+                      ETRACE_COMP_INPUT_DADDR << ETRACE_COMP_S_INPUT_SHIFT);
+    /* the same filter for instructions: it has no data address */
+    wr(0x00c, 1);
+    data_filter_start();
+    g_assert_false(etrace_filter_per_insn(&filt));
+    g_assert_false(etrace_filter_insn(&filt, 0x8000, M));
+    g_assert_false(data_at(0, 0, 0x7fff));
+    g_assert_true(data_at(0, 0, 0x8000));
+    g_assert_true(data_at(1, 3, 0x800f));
+    g_assert_false(data_at(0, 0, 0x8010));
+
+    /*
+     * A latch on data addresses, from 0xa00 to 0xb00: moved by accesses,
+     * not by the instructions between them.
+     */
+    data_filter(CTL_COMP1(4), 0);
+    comp_setup(4, ETRACE_COMP_EQ, 0xa00, ETRACE_COMP_EQ, 0xb00,
+               ETRACE_COMP_MODE_LATCH);
+    wr(COMP(4, 0x00), rd(COMP(4, 0x00)) |
+                      ETRACE_COMP_INPUT_DADDR << ETRACE_COMP_P_INPUT_SHIFT |
+                      ETRACE_COMP_INPUT_DADDR << ETRACE_COMP_S_INPUT_SHIFT);
+    data_filter_start();
+    for (i = 0; i < ARRAY_SIZE(seq); i++) {
+        g_assert_true(etrace_filter_insn(&filt, 0xb00, M));
+        g_assert_cmpint(data_at(0, 3, seq[i]), ==, i >= 1 && i <= 3);
+    }
+
+    /*
+     * The instruction address: accesses of the instruction at 0x100, the
+     * last given; each instruction must then be given on its own.
+     */
+    data_filter(CTL_COMP1(1), 0);
+    comp_setup(1, ETRACE_COMP_EQ, 0x100, ETRACE_COMP_TRUE, 0,
+               ETRACE_COMP_MODE_P);
+    data_filter_start();
+    g_assert_false(etrace_filter_on(&filt));
+    g_assert_true(etrace_filter_per_insn(&filt));
+    g_assert_true(etrace_filter_insn(&filt, 0x100, M));
+    g_assert_true(data_at(0, 3, 0x5000));
+    g_assert_true(etrace_filter_insn(&filt, 0x104, M));
+    g_assert_false(data_at(0, 3, 0x5000));
+
+    /* Privilege: accesses of U-mode instructions */
+    data_filter(ETRACE_FILTER_MATCH_PRIV, 0);
+    wr(FILTER(0, 0x04), 1u << ETRACE_PRIV_U);
+    data_filter_start();
+    g_assert_false(data_at(0, 3, 0));
+    g_assert_true(etrace_filter_data(&filt, 0x100, ETRACE_PRIV_U, 0, 3, 0));
+
+    /* Selected for data but disabled: no access is traced. */
+    data_filter(0, 0);
+    wr(FILTER(0, 0x00), 0);
+    data_filter_start();
+    g_assert_false(data_at(0, 3, 0));
+}
+
 /*
  * Trap windows: from a trap with a chosen cause (the trap itself
  * included) to the return from it, nested traps counted; by interrupt.
@@ -2061,6 +2193,7 @@ int main(int argc, char **argv)
     g_test_add_func("/etrace/filter/modes", test_filter_modes);
     g_test_add_func("/etrace/filter/latch", test_filter_latch);
     g_test_add_func("/etrace/filter/privilege", test_filter_privilege);
+    g_test_add_func("/etrace/filter/data", test_filter_data);
     g_test_add_func("/etrace/filter/traps", test_filter_traps);
     return g_test_run();
 }

@@ -82,7 +82,6 @@ REG32(TE_DATA_CONTROL, 0x010)
     FIELD(TE_DATA_CONTROL, NO_VALUE, 16, 1)
     FIELD(TE_DATA_CONTROL, NO_ADDR, 17, 1)
     FIELD(TE_DATA_CONTROL, ADDR_COMPRESS, 18, 2)
-REG32(TE_DATA_FILTERS, 0x01c)
 REG32(TS_CONTROL, 0x040)
     FIELD(TS_CONTROL, ACTIVE, 0, 1)
     FIELD(TS_CONTROL, COUNT, 1, 1)
@@ -252,6 +251,12 @@ struct RISCVTraceEncoder {
     uint64_t an_insns;
     /* With timestamps: the instruction count at the last block's start */
     uint64_t block_first_insn;
+    /*
+     * The address of the last block (one instruction when its address
+     * qualifies data accesses) and the mode it ran in, for data filters.
+     */
+    uint64_t block_addr;
+    uint8_t block_priv;
     /*
      * In te_drain(): the data events of the block being given to the
      * encoder not yet sent (@dq up to @dq_end); the clock map, the
@@ -606,6 +611,11 @@ static void te_data(RISCVTraceEncoder *s, const RISCVCFEvent *ev)
     if (s->data_dropped) {
         return;
     }
+    if (unlikely(etrace_filter_data_on(&s->filter)) &&
+        !etrace_filter_data(&s->filter, s->block_addr, s->block_priv,
+                            a.dtype, a.size, a.addr)) {
+        return;
+    }
     /* The data event's count is its instruction's index in the block. */
     time = s->encap.timestamp_bytes ?
            riscv_cf_clock_at(s->dmap, s->block_first_insn + ev->count) : 0;
@@ -684,7 +694,7 @@ static uint32_t te_needs(CPURISCVState *env, void *opaque)
      * (no filter, timestamp, predictor or return stack): the needs below
      * apply when the pipeline does not grant it.
      */
-    if (s->branch_map && !etrace_filter_on(&s->filter) &&
+    if (s->branch_map && !etrace_filter_any(&s->filter) &&
         !s->encap.timestamp_bytes && !s->enc.cfg.implicit_return &&
         !s->enc.ir_on && !s->enc.cfg.branch_pred && !s->enc.bp_on &&
         s->enc.cfg.sync_mode != ETRACE_SYNC_MODE_HALFWORDS) {
@@ -888,7 +898,8 @@ static void te_drain(CPURISCVState *env, void *opaque,
     RISCVTraceEncoder *s = opaque;
     uint64_t mask = te_addr_mask(env);
     uint8_t priv = te_priv(env);
-    bool filtered = etrace_filter_on(&s->filter);
+    bool filtered = etrace_filter_on(&s->filter) ||
+                    etrace_filter_per_insn(&s->filter);
     bool timed = s->encap.timestamp_bytes;
     uint64_t first_time = 0, last_time = 0;
     RISCVCFClockMap map;
@@ -940,8 +951,10 @@ static void te_drain(CPURISCVState *env, void *opaque,
              * one instruction when its address matters.  The transfer
              * that may end a block not traced finds no row of its own
              * to mark (the encoder holds none since the last traced).
-             * trTeDataFilters 0: its accesses are traced all the same.
+             * Its accesses are traced as trTeDataFilters says.
              */
+            s->block_addr = ev[i].src & mask;
+            s->block_priv = priv;
             if (unlikely(filtered) &&
                 !etrace_filter_insn(&s->filter, ev[i].src & mask, priv)) {
                 etrace_enc_set_now(&s->enc, first_time);
@@ -961,8 +974,7 @@ static void te_drain(CPURISCVState *env, void *opaque,
                    riscv_cf_event_kind(&ev[i]) == RISCV_CFLOW_EV_DATA) {
             /*
              * A data access of instruction ev[i].count of the block that
-             * started before this batch; trTeDataFilters 0: every
-             * access is traced.
+             * started before this batch.
              */
             te_data(s, &ev[i]);
         }
@@ -996,7 +1008,7 @@ static void te_trap(CPURISCVState *env, void *opaque,
         te_data_resume(s, time);
     }
     etrace_enc_set_now(&s->enc, time);
-    if (etrace_filter_on(&s->filter) &&
+    if (etrace_filter_any(&s->filter) &&
         !etrace_filter_trap(&s->filter, trap->async, trap->cause, epc,
                             te_priv(env))) {
         etrace_enc_unqualified(&s->enc);
@@ -1016,7 +1028,7 @@ static void te_trap_return(CPURISCVState *env, void *opaque,
     if (qatomic_read(&s->tracing)) {
         /* Not traced: the encoder holds no row since the last traced. */
         etrace_enc_trap_return(&s->enc);
-        if (etrace_filter_on(&s->filter)) {
+        if (etrace_filter_any(&s->filter)) {
             etrace_filter_trap_return(&s->filter);
         }
     }
@@ -1171,9 +1183,6 @@ static uint64_t te_read(void *opaque, hwaddr addr, unsigned size)
     case A_TE_DATA_CONTROL:
         val = s->data_control;
         break;
-    case A_TE_DATA_FILTERS:
-        /* WARL 0: no filter qualifies data trace (every access traced) */
-        break;
     case A_TS_CONTROL:
         val = s->ts.control;
         break;
@@ -1321,8 +1330,6 @@ static void te_write(void *opaque, hwaddr addr, uint64_t val64,
     case A_TE_DATA_CONTROL:
         te_write_data_control(s, val);
         break;
-    case A_TE_DATA_FILTERS:
-        return;
     case A_TE_IMPL:
         qemu_log_mask(LOG_GUEST_ERROR, "%s: trTeImpl is read-only\n",
                       __func__);
@@ -1336,7 +1343,8 @@ static void te_write(void *opaque, hwaddr addr, uint64_t val64,
                       __func__);
         return;
     default:
-        if (!etrace_filter_reg_write(&s->filter_regs, addr, val)) {
+        if (!etrace_filter_reg_write(&s->filter_regs, addr, val,
+                                     s->data_trace)) {
             return;
         }
         break;
@@ -1858,6 +1866,9 @@ static const VMStateDescription vmstate_te_filters = {
     .post_load = filters_post_load,
     .fields = (const VMStateField[]) {
         VMSTATE_UINT32(filter_regs.inst_filters, RISCVTraceEncoder),
+        VMSTATE_UINT32(filter_regs.data_filters, RISCVTraceEncoder),
+        VMSTATE_UINT32_ARRAY(filter_regs.match_data, RISCVTraceEncoder,
+                             ETRACE_FILTERS),
         VMSTATE_UINT32_ARRAY(filter_regs.control, RISCVTraceEncoder,
                              ETRACE_FILTERS),
         VMSTATE_UINT32_ARRAY(filter_regs.match_inst, RISCVTraceEncoder,

@@ -16,9 +16,19 @@
  * trap (the trap itself is inside it) and closes after the trap return
  * that returns from it, counting nested traps.
  *
- * Not implemented, WARL 0: the context, tval and daddr comparator inputs,
- * the notify (watchpoint) bits, impdef, dtype and dsize matching, and the
- * debug-mode privilege.  Independent of QEMU's CPU and device models.
+ * With data trace (etrace_filter_reg_write()'s @data), filters also
+ * qualify data accesses: those selected in trTeDataFilters, each with the
+ * access type (dtype) and size (dsize) conditions of trTeFilterMatchData
+ * as well, and comparators may compare the data address (daddr) instead
+ * of the instruction address.  A comparator unit that compares only
+ * instruction addresses gives an access the output it gave the access's
+ * instruction; one that compares a data address is evaluated for each
+ * access (its latch moves with accesses), and is false for instructions
+ * and traps, which have no data address.
+ *
+ * Not implemented, WARL 0: the context and tval comparator inputs, the
+ * notify (watchpoint) bits, impdef, and the debug-mode privilege.
+ * Independent of QEMU's CPU and device models.
  */
 #ifndef HW_RISCV_ETRACE_FILTER_H
 #define HW_RISCV_ETRACE_FILTER_H
@@ -41,10 +51,18 @@
 /* MatchComp<k> at bit 4 * k, the comparator's index in the 3 bits above */
 #define ETRACE_FILTER_MATCH_COMP(k)     (1u << (4 * (k)))
 #define ETRACE_FILTER_COMP_SHIFT(k)     (4 * (k) + 1)
+#define ETRACE_FILTER_MATCH_DTYPE       (1u << 24)
+#define ETRACE_FILTER_MATCH_DSIZE       (1u << 25)
 /* trTeFilter?MatchInst */
 #define ETRACE_FILTER_VALUE_INTERRUPT   (1u << 8)
+/* trTeFilter?MatchData: a bit per dtype, then a bit per dsize */
+#define ETRACE_FILTER_DSIZE_SHIFT       16
 
 /* trTeComp?Control */
+#define ETRACE_COMP_P_INPUT_SHIFT       0
+#define ETRACE_COMP_S_INPUT_SHIFT       2
+#define ETRACE_COMP_INPUT_IADDR         0
+#define ETRACE_COMP_INPUT_DADDR         3
 #define ETRACE_COMP_P_FUNCTION_SHIFT    4
 #define ETRACE_COMP_S_FUNCTION_SHIFT    8
 #define ETRACE_COMP_MATCH_MODE_SHIFT    12
@@ -65,14 +83,17 @@
 /**
  * ETraceFilterRegs: the registers, as the guest reads them
  * @inst_filters: trTeInstFilters
- * @control, @match_inst, @match_ecause: per filter
+ * @data_filters: trTeDataFilters
+ * @control, @match_inst, @match_ecause, @match_data: per filter
  * @comp_control, @pmatch, @smatch: per comparator unit
  */
 typedef struct ETraceFilterRegs {
     uint32_t inst_filters;
+    uint32_t data_filters;
     uint32_t control[ETRACE_FILTERS];
     uint32_t match_inst[ETRACE_FILTERS];
     uint64_t match_ecause[ETRACE_FILTERS];
+    uint32_t match_data[ETRACE_FILTERS];
     uint32_t comp_control[ETRACE_COMPARATORS];
     uint64_t pmatch[ETRACE_COMPARATORS];
     uint64_t smatch[ETRACE_COMPARATORS];
@@ -81,8 +102,14 @@ typedef struct ETraceFilterRegs {
 /**
  * ETraceFilter: the filters as the hart applies them
  * @regs: the hart's copy of the registers
- * @active: filters selected and enabled, a bit each
- * @comps: comparator units those filters use, a bit each
+ * @active: filters selected in trTeInstFilters and enabled, a bit each
+ * @dactive: filters selected in trTeDataFilters and enabled
+ * @comps: comparator units the filters of @active use, a bit each
+ * @dcomps: comparator units the filters of @dactive use
+ * @dunits: comparator units with a daddr input
+ * @iunits: comparator units with an iaddr input
+ * @iout: outputs of the units without a daddr input for the last
+ *        instruction given (etrace_filter_insn())
  * @window: filters whose trap window is open
  * @nest: traps nested in each open window
  * @latch: comparator units whose latch is set
@@ -90,7 +117,12 @@ typedef struct ETraceFilterRegs {
 typedef struct ETraceFilter {
     ETraceFilterRegs regs;
     uint8_t active;
+    uint8_t dactive;
     uint8_t comps;
+    uint8_t dcomps;
+    uint8_t dunits;
+    uint8_t iunits;
+    uint8_t iout;
     uint8_t window;
     uint8_t nest[ETRACE_FILTERS];
     uint8_t latch;
@@ -108,11 +140,13 @@ bool etrace_filter_reg_read(const ETraceFilterRegs *r, unsigned offset,
 /**
  * etrace_filter_reg_write: write a register (WARL: what is not
  * implemented stays 0)
+ * @data: data trace is implemented: trTeDataFilters, the dtype and dsize
+ *        conditions and the daddr comparator input can be set
  *
  * Returns false for an offset that is none of them.
  */
 bool etrace_filter_reg_write(ETraceFilterRegs *r, unsigned offset,
-                             uint32_t val);
+                             uint32_t val, bool data);
 
 /**
  * etrace_filter_configure: take a new copy of the registers
@@ -140,27 +174,62 @@ static inline bool etrace_filter_on(const ETraceFilter *f)
     return f->regs.inst_filters != 0;
 }
 
+/* Whether data accesses are filtered at all. */
+static inline bool etrace_filter_data_on(const ETraceFilter *f)
+{
+    return f->regs.data_filters != 0;
+}
+
 /*
- * Whether qualification can change from one instruction to the next in a
- * block: a comparator unit is in use, and each instruction must be given
- * on its own.
+ * Whether traps and trap returns must be given (etrace_filter_trap(),
+ * etrace_filter_trap_return()): instructions or data are filtered.
+ */
+static inline bool etrace_filter_any(const ETraceFilter *f)
+{
+    return (f->regs.inst_filters | f->regs.data_filters) != 0;
+}
+
+/*
+ * Whether each instruction must be given on its own, in a block of one
+ * (etrace_filter_insn()): qualification can change from one instruction
+ * to the next (a comparator unit qualifies instructions), or a data
+ * access's qualification depends on its instruction's address.
  */
 static inline bool etrace_filter_per_insn(const ETraceFilter *f)
 {
-    return f->comps != 0;
+    return (f->comps & ~f->dunits) != 0 || (f->dcomps & f->iunits) != 0;
 }
 
 /**
- * etrace_filter_insn: whether a retired instruction is traced
+ * etrace_filter_insn: whether a retired instruction is traced (true when
+ * instructions are not filtered)
  * @addr: its address
  * @priv: ETRACE_PRIV_* it ran in
  *
- * Instructions are given in the order they retire (latches move).
+ * Instructions are given in the order they retire (latches move), when
+ * etrace_filter_on() or etrace_filter_per_insn(); the comparator outputs
+ * are those its data accesses see.
  */
 bool etrace_filter_insn(ETraceFilter *f, uint64_t addr, uint8_t priv);
 
 /**
- * etrace_filter_trap: a trap is taken: whether it is traced
+ * etrace_filter_data: whether a data access is traced, when
+ * etrace_filter_data_on()
+ * @iaddr: the address of its instruction, the last given
+ *         (etrace_filter_insn()) when that matters
+ * @priv: ETRACE_PRIV_* its instruction ran in
+ * @dtype: its type (E-Trace's dtype)
+ * @dsize: its size is 2^@dsize bytes
+ * @daddr: its address
+ *
+ * Accesses are given in the order they retire.
+ */
+bool etrace_filter_data(ETraceFilter *f, uint64_t iaddr, uint8_t priv,
+                        unsigned dtype, unsigned dsize, uint64_t daddr);
+
+/**
+ * etrace_filter_trap: a trap is taken: whether it is traced (true when
+ * instructions are not filtered)
  * @interrupt: an interrupt (itype 2), else an exception (itype 1)
  * @ecause: its cause
  * @epc: the address it is reported at
