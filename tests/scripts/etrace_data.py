@@ -145,17 +145,21 @@ class Reader:
         self.addr[size] = a['addr']
 
 
-def accesses(data, protocol='2.0', daddress_width=64, timestamp_bytes=6):
-    """The accesses of the te_data packets of a one-source stream with
-    data trace (a 1-bit type field), in order; packets with a timestamp
-    have one of @timestamp_bytes (QEMU's: 6)."""
-    r = Reader(protocol, daddress_width)
+def accesses(data, protocol='2.0', daddress_width=64, timestamp_bytes=6,
+             srcid_bits=0):
+    """The accesses of the te_data packets of a stream with data trace (a
+    1-bit type field), in order, as (srcID, access): each source has its
+    own history; packets with a timestamp have one of @timestamp_bytes
+    (QEMU's: 6)."""
+    readers = {}
     out = []
-    for _, p, raw in etrace_packets.packets(data, 0, timestamp_bytes,
-                                            protocol, type_bits=1):
+    for src, p, raw in etrace_packets.packets(data, srcid_bits,
+                                              timestamp_bytes, protocol,
+                                              type_bits=1):
+        r = readers.setdefault(src, Reader(protocol, daddress_width))
         if 'te_data' in p:
             try:
-                out.append(r.packet(p['te_data']))
+                out.append((src, r.packet(p['te_data'])))
             except ValueError as e:
                 raise ValueError(f'packet [{raw.hex(" ")}]: {e}') from e
         else:

@@ -78,15 +78,32 @@ DATA = re.compile(r'riscv_cf_data hart \d+: data type (\d+) (\d+) bytes '
                   r'0x([0-9a-f]+) insn (\d+)')
 ACCESS = re.compile(r'^0x([0-9a-f]+),[^,]*,0x([0-9a-f]+),0x[0-9a-f]+,'
                     r'(\d+),(load|store),0x([0-9a-f]+)$')
-EXCEPTION = re.compile(r'riscv_cpu_do_interrupt: hart:\d+, async:0, '
+# tests/plugins/memrec.c: the same, with the vCPU (the size in bytes)
+MEMREC = re.compile(r'^cpu (\d+) 0x([0-9a-f]+),0x([0-9a-f]+),(\d+),'
+                    r'(load|store),0x([0-9a-f]+)$')
+EXCEPTION = re.compile(r'riscv_cpu_do_interrupt: hart:(\d+), async:0, '
                        r'cause:[0-9a-f]+, epc:0x([0-9a-f]+)')
 
 # Events still in the pipeline's buffer (4096 events) when QEMU stops.
 TAIL = 4096
 
 
+def pop_faulting(accesses, hart, epc):
+    """The instruction at @epc of @hart did not retire: nor its last
+    accesses (those of an unknown hart, None, are any hart's)."""
+    k = len(accesses) - 1
+    while k >= 0:
+        if accesses[k][5] in (hart, None):
+            if accesses[k][4] != epc:
+                break
+            del accesses[k]
+        k -= 1
+
+
 def parse(log):
-    """(data events with their instruction, plugin accesses, code)."""
+    """(data events with their instruction, plugin accesses, code).  An
+    access is (type, bytes, address, value, instruction, hart), the hart
+    None from QEMU's mem plugin."""
     rec = record.Record()
     events, accesses = [], []
     first = None
@@ -97,14 +114,19 @@ def parse(log):
             if m:
                 accesses.append((0 if m.group(4) == 'load' else 1,
                                  int(m.group(3)) // 8, int(m.group(2), 16),
-                                 int(m.group(5), 16), int(m.group(1), 16)))
+                                 int(m.group(5), 16), int(m.group(1), 16),
+                                 None))
+                continue
+            m = MEMREC.match(line)
+            if m:
+                accesses.append((0 if m.group(5) == 'load' else 1,
+                                 int(m.group(4)), int(m.group(3), 16),
+                                 int(m.group(6), 16), int(m.group(2), 16),
+                                 int(m.group(1))))
                 continue
             m = EXCEPTION.search(line)
             if m:
-                # the instruction at epc did not retire: nor its accesses
-                epc = int(m.group(1), 16)
-                while accesses and accesses[-1][4] == epc:
-                    accesses.pop()
+                pop_faulting(accesses, int(m.group(1)), int(m.group(2), 16))
                 continue
             if rec.feed(line):
                 continue
@@ -367,17 +389,33 @@ class DataFilters:
         return False
 
 
-DECODED = re.compile(r'^0 data (\S+) (\d+)((?: \w+=[0-9a-f]+)*)( mma)? '
-                     r'insn=([0-9a-f]+|\?)$')
+DECODED = re.compile(r'^(\d+) data (\S+) (\d+)((?: \w+=[0-9a-f]+)*)'
+                     r'( mma)? insn=([0-9a-f]+|\?)$')
 DTYPES = {'load': 0, 'store': 1, 'failed-cas': 7, 'swap': 8, 'add': 9,
           'and': 10, 'or': 11, 'xor': 12, 'max': 13, 'min': 14,
           'failed-sc': 15}
 
 
+def plugin_args(plugin):
+    """-plugin arguments for QEMU's mem plugin (its accesses with
+    print-accesses) or tests/plugins/memrec."""
+    if os.path.basename(plugin) == 'libmem.so':
+        plugin += ',print-accesses=true'
+    return ['-plugin', plugin]
+
+
+def by_hart(accesses, harts):
+    """{hart: its accesses}; QEMU's mem plugin does not say the hart."""
+    if harts > 1 and any(a[5] is None for a in accesses):
+        sys.exit('several harts: the record must name them '
+                 '(--plugin tests/plugins/libmemrec.so)')
+    return {h: [a for a in accesses if a[5] in (h, None)]
+            for h in range(harts)}
+
+
 def traced(args, tmp):
-    """Run the guest traced with data trace on; (the accesses decoded from
-    the stream as events without their instruction, plugin accesses,
-    code)."""
+    """Run the guest traced with data trace on; ({hart: the accesses
+    decoded from its packets as events}, {hart: plugin accesses}, code)."""
     log = os.path.join(tmp, 'data.log')
     trace = os.path.join(tmp, 'trace')
     extra = list(args.qemu_args) + qemu.encoder('data-trace')
@@ -393,11 +431,12 @@ def traced(args, tmp):
     for opt in args.encoder:
         prop, _, value = opt.partition('=')
         extra += qemu.encoder(prop, value)
+    harts = int(extra[extra.index('-smp') + 1]) if '-smp' in extra else 1
+    srcid_bits = 8 if harts > 1 else 0
     with record.trace_chardev(tmp, trace, args.slow_reader) as chardev:
         qemu.run_guest(qemu.command(
             args.qemu, machine=qemu.TRACED, cpu=args.cpu, kernel=args.elf,
-            chardev=chardev,
-            extra=extra + ['-plugin', args.plugin + ',print-accesses=true'],
+            chardev=chardev, extra=extra + plugin_args(args.plugin),
             log_items='plugin,in_asm,int', log_file=log), 600)
     _, accesses, code = parse(log)
     rom, images = roundtrip.rom_image(code, tmp)
@@ -409,8 +448,8 @@ def traced(args, tmp):
                   if any(lo <= a[4] < hi for lo, hi in images)]
         accesses = [a for a in accesses if a not in in_rom]
     protocol = roundtrip.protocol_of(extra)
-    cmd = roundtrip.decoder_cmd(args.decoder, args.elf, rom, trace, 0,
-                                args.cpu, 'data', protocol)
+    cmd = roundtrip.decoder_cmd(args.decoder, args.elf, rom, trace,
+                                srcid_bits, args.cpu, 'data', protocol)
     cmd[1:1] = ['--data'] + \
         (['--data-untied'] if args.data_filters else []) + \
         (['--shadow-stack'] if 'zicfiss=on' in args.cpu else []) + \
@@ -425,71 +464,76 @@ def traced(args, tmp):
         try:
             ref = etrace_data.accesses(f.read(), protocol,
                                        32 if args.cpu.startswith('rv32')
-                                       else 64)
+                                       else 64, srcid_bits=srcid_bits)
         except ValueError as e:
             sys.exit(f'te_data packets not as the spec lays them out: {e}')
     lines = [line for line in res.stdout.splitlines()
-             if line != '0 data lost']
+             if not line.endswith(' data lost')]
     losses = len(res.stdout.splitlines()) - len(lines)
     if losses and not args.expect_loss:
         sys.exit(f'{losses} data losses reported')
     if args.expect_loss and not losses:
         sys.exit('no data loss reported')
-    for i, (line, a) in enumerate(zip(lines, ref)):
-        if line.split(' insn=')[0] != '0 ' + etrace_data.describe(a):
-            sys.exit(f'access {i}: the decoder read {line}, the packet '
-                     f'says {etrace_data.describe(a)}')
-    if len(lines) != len(ref):
-        sys.exit(f'the decoder read {len(lines)} accesses, the stream has '
-                 f'{len(ref)} te_data packets')
-    events = []
+    # per source: the decoder gives each source's accesses in order
+    for src in range(harts):
+        mine = [line for line in lines if line.startswith(f'{src} ')]
+        packets = [f'{src} ' + etrace_data.describe(a) for k, a in ref
+                   if k == src]
+        for i, (line, want) in enumerate(zip(mine, packets)):
+            if line.split(' insn=')[0] != want:
+                sys.exit(f'source {src} access {i}: the decoder read '
+                         f'{line}, the packet says {want}')
+        if len(mine) != len(packets):
+            sys.exit(f'source {src}: the decoder read {len(mine)} '
+                     f'accesses, the stream has {len(packets)} te_data '
+                     'packets')
+    events = {hart: [] for hart in range(harts)}
     untied = 0
     for line in lines:
         m = DECODED.match(line)
         if not m:
             sys.exit(f'decoder output not understood: {line}')
-        fields = dict(f.split('=') for f in m.group(3).split())
+        src = int(m.group(1))
+        fields = dict(f.split('=') for f in m.group(4).split())
+        access = (DTYPES[m.group(2)], int(m.group(3))) + \
+            tuple(int(fields[k], 16) if k in fields else None
+                  for k in ('addr', 'value', 'operand'))
         if args.data_filters:
             # the accesses alone, in order
-            events.append((DTYPES[m.group(1)], int(m.group(2))) +
-                          tuple(int(fields[k], 16) if k in fields else None
-                                for k in ('addr', 'value', 'operand')))
+            events[src].append(access)
             continue
-        if m.group(5) == '?' and (args.expect_loss or args.no_rom):
+        if m.group(6) == '?' and (args.expect_loss or args.no_rom):
             # its instruction was not traced (instruction packets lost),
             # or not decoded (the reset vector)
             untied += 1
             continue
-        if m.group(5) == '?':
+        if m.group(6) == '?':
             sys.exit(f'an access the decoder did not tie to an '
                      f'instruction: {line}')
-        pc = int(m.group(5), 16)
+        pc = int(m.group(6), 16)
         # the MMA/CAS extension (2.1) marks the accesses of cm.push/pop
-        if bool(m.group(4)) != (protocol == '2.1' and
+        if bool(m.group(5)) != (protocol == '2.1' and
                                 is_push_pop(code.get(pc))):
             sys.exit(f'multi-memory access marked wrong: {line}')
         # the instruction: as instruction 0 of a block there
-        events.append((DTYPES[m.group(1)], int(m.group(2))) +
-                      tuple(int(fields[k], 16) if k in fields else None
-                            for k in ('addr', 'value', 'operand')) +
-                      (pc, 0))
+        events[src].append(access + (pc, 0))
     if args.no_rom and untied != len(in_rom):
         sys.exit(f'{untied} accesses not tied, the reset vector made '
                  f'{len(in_rom)}')
-    return events, accesses, code
+    return events, by_hart(accesses, harts), code
 
 
 def logged(args, tmp):
-    """Run the guest with the event log; (data events, plugin accesses,
-    code)."""
+    """Run the guest with the event log; ({0: data events}, {0: plugin
+    accesses}, code)."""
     log = os.path.join(tmp, 'data.log')
     qemu.run_guest(qemu.command(
         args.qemu, cpu=args.cpu, kernel=args.elf,
-        extra=args.qemu_args +
-        ['-plugin', args.plugin + ',print-accesses=true'],
+        extra=args.qemu_args + plugin_args(args.plugin),
         log_items='trace:riscv_cf_block,trace:riscv_cf_data,plugin,'
                   'in_asm,int', log_file=log), 600)
-    return parse(log)
+    events, accesses, code = parse(log)
+    return {0: events}, {0: accesses}, code
 
 
 def check_subset(events, accesses, code):
@@ -575,7 +619,8 @@ def main():
     compare."""
     ap = cli.parser(__doc__, elf=True, cpu=True, qemu_args=True)
     ap.add_argument('--plugin', required=True,
-                    help="QEMU's tests/tcg/plugins/libmem.so")
+                    help="QEMU's tests/tcg/plugins/libmem.so, or "
+                    "tests/plugins/libmemrec.so (which names the hart)")
     ap.add_argument('--decoder', help='etrace-decode: check the data trace')
     ap.add_argument('--encoder', action='append', default=[],
                     metavar='PROP=VALUE',
@@ -609,12 +654,15 @@ def main():
         else:
             events, accesses, code = logged(args, tmp)
     if args.data_filters:
-        check_filtered(args, events, accesses)
+        check_filtered(args, events[0], accesses[0])
     elif args.expect_loss:
-        check_subset(events, accesses, code)
+        check_subset(events[0], accesses[0], code)
     else:
-        check(events, accesses, code, 'decoded accesses' if args.decoder
-              else 'data events')
+        for hart in events:
+            if len(events) > 1:
+                print(f'hart {hart}: ', end='')
+            check(events[hart], accesses[hart], code,
+                  'decoded accesses' if args.decoder else 'data events')
 
 
 if __name__ == '__main__':
