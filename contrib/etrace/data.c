@@ -80,11 +80,12 @@ bool etd_data_packet(EtdDecoder *d, const uint8_t *payload, unsigned len,
     return true;
 }
 
-void etd_tie_init(EtdTie *t, EtdImage *img, unsigned src, EtdTieFn *out,
-                  void *opaque)
+void etd_tie_init(EtdTie *t, EtdImage *img, bool mmacas, unsigned src,
+                  EtdTieFn *out, void *opaque)
 {
     memset(t, 0, sizeof(*t));
     t->img = img;
+    t->mmacas = mmacas;
     t->accesses = g_array_new(false, false, sizeof(EtdTieAccess));
     t->insns = g_array_new(false, false, sizeof(EtdTieInsn));
     t->src = src;
@@ -110,15 +111,163 @@ static void tie_compact(GArray *q, unsigned *head)
     }
 }
 
+static EtdTieAccess *tie_access_at(EtdTie *t, unsigned k)
+{
+    return &g_array_index(t->accesses, EtdTieAccess, k);
+}
+
+static EtdTieInsn *tie_insn_at(EtdTie *t, unsigned k)
+{
+    return &g_array_index(t->insns, EtdTieInsn, k);
+}
+
+/* The access at the head goes out, tied to @pc. */
+static void tie_take(EtdTie *t, uint64_t pc)
+{
+    EtdTieAccess *a = tie_access_at(t, t->a_head++);
+
+    t->out(t->opaque, t->src, pc, &a->a, a->has);
+    if (pc == ETD_NO_PC) {
+        t->untied++;
+    } else {
+        t->tied++;
+    }
+}
+
+/* Whether the access @a may be one of those @i makes. */
+static bool tie_fits(const EtdTieInsn *i, const EtdTieAccess *a)
+{
+    return a->a.mma &&
+           (i->dir == ETD_DATA_ANY || i->dir == a->a.dtype) &&
+           (i->size == ETD_DATA_ANY || i->size == a->a.size);
+}
+
+/* Whether @i and @j may make accesses of the same kind. */
+static bool tie_alike(const EtdTieInsn *i, const EtdTieInsn *j)
+{
+    return (i->dir == ETD_DATA_ANY || j->dir == ETD_DATA_ANY ||
+            i->dir == j->dir) &&
+           (i->size == ETD_DATA_ANY || j->size == ETD_DATA_ANY ||
+            i->size == j->size);
+}
+
+/* Whether an access of @k..@end - 1 may be @a. */
+static bool tie_fits_any(EtdTie *t, unsigned k, unsigned end,
+                         const EtdTieAccess *a)
+{
+    for (; k < end; k++) {
+        if (tie_fits(tie_insn_at(t, k), a)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/*
+ * The vector load or store at the head takes its accesses, which the
+ * stream marks as multi-memory accesses; they are all loads or all
+ * stores, all of one size, which but for indexed ones its code says (an
+ * indexed one's is that of its first access).  The multi-memory access
+ * instructions after it that may make accesses like it, or like one of
+ * those, make its group (it waits until the instruction that ends the
+ * group is known); the group's accesses are the run of those at the head
+ * that fit one of its instructions.  Alone, it takes the run; with static
+ * ones (cm.pop*), those leave it the start of the run; with another
+ * vector one, where each one's accesses end cannot be told: the run goes
+ * out untied.  (Where an instruction between two vector instructions
+ * alike makes no access, the second one's accesses go to the first.)
+ * Returns false when what it needs has not come yet.
+ */
+static bool tie_vector(EtdTie *t)
+{
+    EtdTieInsn *v = tie_insn_at(t, t->i_head);
+    unsigned k, run, after = 0, end;
+    bool vectors = false;
+
+    if (!t->mmacas) {
+        /*
+         * The 2.0 layouts do not mark them: nothing can be tied until
+         * the flow starts again.
+         */
+        etd_tie_gap(t);
+        t->blind = true;
+        return false;
+    }
+    if (v->size == ETD_DATA_ANY && t->a_head < t->accesses->len &&
+        tie_fits(v, tie_access_at(t, t->a_head))) {
+        v->size = tie_access_at(t, t->a_head)->a.size;
+    }
+    for (end = t->i_head + 1; end < t->insns->len; end++) {
+        EtdTieInsn *j = tie_insn_at(t, end);
+
+        for (k = t->i_head; k < end && !tie_alike(tie_insn_at(t, k), j);
+             k++) {
+            /* like none so far */
+        }
+        if (!j->mma || k == end) {
+            break;
+        }
+        if (j->left == ETD_DATA_VECTOR) {
+            vectors = true;
+        } else {
+            after += j->left;
+        }
+    }
+    if (end == t->insns->len) {
+        /* the instruction that ends the group has not come yet */
+        return false;
+    }
+    if (end == t->i_head + 1) {
+        while (t->a_head < t->accesses->len &&
+               tie_fits(v, tie_access_at(t, t->a_head))) {
+            tie_take(t, v->pc);
+        }
+        if (t->a_head == t->accesses->len) {
+            return false;
+        }
+        t->i_head++;
+        return true;
+    }
+    /* the group's run, once an access of none of them ends it */
+    for (k = t->a_head; k < t->accesses->len &&
+         tie_fits_any(t, t->i_head, end, tie_access_at(t, k)); k++) {
+        /* in the run */
+    }
+    if (k == t->accesses->len) {
+        return false;
+    }
+    run = k - t->a_head;
+    if (vectors || run < after) {
+        while (run--) {
+            tie_take(t, ETD_NO_PC);
+        }
+        for (k = t->i_head; k < end; k++) {
+            if (tie_insn_at(t, k)->left != ETD_DATA_VECTOR) {
+                t->missing += tie_insn_at(t, k)->left;
+            }
+        }
+        t->i_head = end;
+        return true;
+    }
+    for (k = run - after; k; k--) {
+        tie_take(t, v->pc);
+    }
+    t->i_head++;
+    return true;
+}
+
 static void tie_match(EtdTie *t)
 {
     while (t->a_head < t->accesses->len && t->i_head < t->insns->len) {
-        EtdTieAccess *a = &g_array_index(t->accesses, EtdTieAccess,
-                                         t->a_head++);
-        EtdTieInsn *i = &g_array_index(t->insns, EtdTieInsn, t->i_head);
+        EtdTieInsn *i = tie_insn_at(t, t->i_head);
 
-        t->out(t->opaque, t->src, i->pc, &a->a, a->has);
-        t->tied++;
+        if (i->left == ETD_DATA_VECTOR) {
+            if (!tie_vector(t)) {
+                break;
+            }
+            continue;
+        }
+        tie_take(t, i->pc);
         if (!--i->left) {
             t->i_head++;
         }
@@ -131,16 +280,41 @@ void etd_tie_access(EtdTie *t, const ETraceDataAccess *a, unsigned has)
 {
     EtdTieAccess e = { .a = *a, .has = has };
 
+    if (t->blind) {
+        t->out(t->opaque, t->src, ETD_NO_PC, a, has);
+        t->untied++;
+        return;
+    }
     g_array_append_val(t->accesses, e);
     tie_match(t);
 }
 
-void etd_tie_insn(EtdTie *t, uint64_t pc, unsigned n)
+void etd_tie_insn(EtdTie *t, uint64_t pc, const EtdInsn *insn)
 {
-    EtdTieInsn e = { .pc = pc, .left = n };
+    EtdTieInsn e = {
+        .pc = pc, .left = insn->data, .mma = insn->data_mma,
+        .dir = insn->data_dir, .size = insn->data_size,
+    };
 
+    if (t->blind) {
+        return;
+    }
     g_array_append_val(t->insns, e);
     tie_match(t);
+}
+
+/* The instructions waiting get no access. */
+static void tie_drop_insns(EtdTie *t)
+{
+    unsigned k;
+
+    for (k = t->i_head; k < t->insns->len; k++) {
+        if (tie_insn_at(t, k)->left != ETD_DATA_VECTOR) {
+            t->missing += tie_insn_at(t, k)->left;
+        }
+    }
+    g_array_set_size(t->insns, 0);
+    t->i_head = 0;
 }
 
 void etd_tie_gap(EtdTie *t)
@@ -153,12 +327,9 @@ void etd_tie_gap(EtdTie *t)
         t->out(t->opaque, t->src, ETD_NO_PC, &a->a, a->has);
         t->untied++;
     }
-    for (k = t->i_head; k < t->insns->len; k++) {
-        t->missing += g_array_index(t->insns, EtdTieInsn, k).left;
-    }
+    tie_drop_insns(t);
     g_array_set_size(t->accesses, 0);
-    g_array_set_size(t->insns, 0);
-    t->a_head = t->i_head = 0;
+    t->a_head = 0;
 }
 
 void etd_tie_align(EtdTie *t, unsigned keep)
@@ -166,11 +337,8 @@ void etd_tie_align(EtdTie *t, unsigned keep)
     unsigned waiting = t->accesses->len - t->a_head;
     unsigned k;
 
-    for (k = t->i_head; k < t->insns->len; k++) {
-        t->missing += g_array_index(t->insns, EtdTieInsn, k).left;
-    }
-    g_array_set_size(t->insns, 0);
-    t->i_head = 0;
+    t->blind = false;
+    tie_drop_insns(t);
     for (k = 0; k + keep < waiting; k++) {
         EtdTieAccess *a = &g_array_index(t->accesses, EtdTieAccess,
                                          t->a_head++);
@@ -182,19 +350,12 @@ void etd_tie_align(EtdTie *t, unsigned keep)
 }
 
 /* The data accesses of the instruction at @pc, 0 where no code is. */
-static unsigned insn_accesses(EtdImage *img, uint64_t pc)
+void etd_tie_retired(EtdTie *t, uint64_t pc)
 {
     EtdInsn insn;
 
-    return etd_image_insn(img, pc, &insn) ? insn.data : 0;
-}
-
-void etd_tie_retired(EtdTie *t, uint64_t pc)
-{
-    unsigned n = insn_accesses(t->img, pc);
-
-    if (n) {
-        etd_tie_insn(t, pc, n);
+    if (etd_image_insn(t->img, pc, &insn) && insn.data) {
+        etd_tie_insn(t, pc, &insn);
     }
 }
 
@@ -210,5 +371,19 @@ void etd_tie_run(EtdTie *t, const EtdBlock *b, unsigned from, unsigned n)
 
 void etd_tie_restart(EtdTie *t, uint64_t pc, bool own)
 {
-    etd_tie_align(t, own ? insn_accesses(t->img, pc) : 0);
+    unsigned keep = 0, k;
+    EtdInsn insn;
+
+    if (own && etd_image_insn(t->img, pc, &insn)) {
+        keep = insn.data;
+    }
+    if (keep == ETD_DATA_VECTOR) {
+        /* a vector load or store: the marked accesses at the end */
+        keep = 0;
+        for (k = t->accesses->len; t->mmacas && k > t->a_head &&
+             tie_access_at(t, k - 1)->a.mma; k--) {
+            keep++;
+        }
+    }
+    etd_tie_align(t, keep);
 }

@@ -127,8 +127,26 @@ typedef struct EtdInsn {
     uint64_t const_value;
     uint8_t jump_rs1;       /* jalr, c.jr, c.jalr: rs1, and the offset */
     int32_t jump_imm;
-    uint8_t data;           /* data accesses it retires (data trace) */
+    /*
+     * Data accesses it retires (data trace), ETD_DATA_VECTOR for a vector
+     * load or store (one per active element); they are multi-memory
+     * accesses (cm.push, cm.pop*, vector) when @data_mma.
+     */
+    uint8_t data;
+    bool data_mma;
+    /*
+     * Of multi-memory accesses: all loads (ETD_DATA_LOAD) or stores
+     * (ETD_DATA_STORE), all of 2^@data_size bytes; ETD_DATA_ANY where
+     * the code does not say.
+     */
+    uint8_t data_dir;
+    uint8_t data_size;
 } EtdInsn;
+
+#define ETD_DATA_VECTOR     UINT8_MAX
+#define ETD_DATA_ANY        UINT8_MAX
+#define ETD_DATA_LOAD       0
+#define ETD_DATA_STORE      1
 
 typedef struct EtdImage EtdImage;
 
@@ -404,7 +422,9 @@ typedef struct EtdTieAccess {
 
 typedef struct EtdTieInsn {
     uint64_t pc;
-    unsigned left;
+    unsigned left;          /* ETD_DATA_VECTOR: not known */
+    bool mma;
+    uint8_t dir, size;      /* EtdInsn.data_dir, data_size */
 } EtdTieInsn;
 
 /* @pc is ETD_NO_PC for an access no instruction took. */
@@ -413,6 +433,8 @@ typedef void EtdTieFn(void *opaque, unsigned src, uint64_t pc,
 
 typedef struct EtdTie {
     EtdImage *img;          /* what instructions access, from the code */
+    bool mmacas;            /* the stream marks multi-memory accesses */
+    bool blind;             /* no access is tied until the flow restarts */
     GArray *accesses;       /* EtdTieAccess, from @a_head on */
     GArray *insns;          /* EtdTieInsn, from @i_head on */
     unsigned a_head, i_head;
@@ -424,13 +446,13 @@ typedef struct EtdTie {
     uint64_t missing;       /* accesses instructions did not get */
 } EtdTie;
 
-void etd_tie_init(EtdTie *t, EtdImage *img, unsigned src, EtdTieFn *out,
-                  void *opaque);
+void etd_tie_init(EtdTie *t, EtdImage *img, bool mmacas, unsigned src,
+                  EtdTieFn *out, void *opaque);
 void etd_tie_free(EtdTie *t);
 /* An access read from the stream. */
 void etd_tie_access(EtdTie *t, const ETraceDataAccess *a, unsigned has);
-/* Instruction @pc retired, making @n accesses. */
-void etd_tie_insn(EtdTie *t, uint64_t pc, unsigned n);
+/* Instruction @insn at @pc retired, making its accesses. */
+void etd_tie_insn(EtdTie *t, uint64_t pc, const EtdInsn *insn);
 /* A gap: what waits is not tied (accesses go out with ETD_NO_PC). */
 void etd_tie_gap(EtdTie *t);
 /*

@@ -88,7 +88,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     etd_image_add_mem(img, 0x80000000, data + 1, code);
     etd_image_set_rv32(img, opt & 0x20);
     etd_image_set_zc(img, opt & 0x40);
-    etd_tie_init(&tie, img, 0, tie_out, NULL);
+    etd_tie_init(&tie, img, dtrace && (dopt & 1), 0, tie_out, NULL);
     etd_stream_init(&st, img, dtrace ? &data_sink : &plain, &params,
                     MIN(opt & 15, 12), opt & 0x80 ? 6 : 0, opt & 0x10);
     if (dtrace) {

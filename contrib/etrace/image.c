@@ -596,9 +596,10 @@ static void ir_kind(const EtdImage *img, uint32_t insn, unsigned size,
 /*
  * The data accesses a 32-bit instruction retires, as QEMU's trace encoder
  * reports them (docs/devel/riscv-cflow.rst, "Data events"): loads and
- * stores, floating-point ones (flh, flw, fld and their stores, not the
- * vector ones that share their opcodes), AMOs, LR/SC and compare-and-swap
- * up to 8 bytes (not amocas.q, nor amocas.d on RV32, nor ssamoswap),
+ * stores, floating-point ones (flh, flw, fld and their stores), vector
+ * loads and stores (width 0, 5, 6, 7 of the same opcodes: one access per
+ * active element, ETD_DATA_VECTOR), AMOs, LR/SC and compare-and-swap up
+ * to 8 bytes (not amocas.q, nor amocas.d on RV32, nor ssamoswap),
  * hypervisor loads and stores, and with shadow stacks on, sspush and
  * sspopchk.
  */
@@ -613,7 +614,10 @@ static unsigned data_accesses32(const EtdImage *img, uint32_t insn)
         return funct3 < 4;
     case 0x07:          /* LOAD-FP */
     case 0x27:          /* STORE-FP */
-        return funct3 >= 1 && funct3 <= 3;
+        if (funct3 == 0 || funct3 >= 5) {
+            return ETD_DATA_VECTOR;
+        }
+        return funct3 <= 3;
     case 0x2f:          /* AMO */
         if (funct3 > 3 || funct5 == 0x09 ||
             (funct5 == 0x05 && funct3 == 3 && img->rv32)) {
@@ -633,8 +637,12 @@ static unsigned data_accesses32(const EtdImage *img, uint32_t insn)
     return 0;
 }
 
-/* The same of a 16-bit instruction: Zcmp push and pop make several. */
-static unsigned data_accesses16(const EtdImage *img, uint32_t insn)
+/*
+ * The same of a 16-bit instruction: Zcmp push and pop make several, each
+ * a multi-memory access (@mma).
+ */
+static unsigned data_accesses16(const EtdImage *img, uint32_t insn,
+                                bool *mma)
 {
     unsigned rlist;
 
@@ -665,6 +673,7 @@ static unsigned data_accesses16(const EtdImage *img, uint32_t insn)
         case 0x1e:      /* cm.popret */
             /* {ra}, {ra, s0}, ... {ra, s0-s11}: s10 comes with s11 */
             rlist = (insn >> 4) & 15;
+            *mma = true;
             return rlist < 4 ? 0 : rlist == 15 ? 13 : rlist - 3;
         }
         return 0;
@@ -694,8 +703,30 @@ bool etd_image_insn(EtdImage *img, uint64_t pc, EtdInsn *out)
                         &out->trap_insn);
     operands(img, insn, out->size, pc, out);
     ir_kind(img, insn, out->size, out);
-    out->data = out->size == 4 ? data_accesses32(img, insn) :
-                                 data_accesses16(img, insn);
+    out->data_dir = ETD_DATA_ANY;
+    out->data_size = ETD_DATA_ANY;
+    if (out->size == 4) {
+        out->data = data_accesses32(img, insn);
+        if (out->data == ETD_DATA_VECTOR) {
+            unsigned width = (insn >> 12) & 7, mop = (insn >> 26) & 3;
+
+            out->data_mma = true;
+            out->data_dir = (insn & 0x7f) == 0x07 ? ETD_DATA_LOAD :
+                                                    ETD_DATA_STORE;
+            /* indexed: elements of SEW, which vtype holds */
+            if (!(mop & 1)) {
+                out->data_size = width ? width - 4 : 0;
+            }
+        }
+    } else {
+        out->data = data_accesses16(img, insn, &out->data_mma);
+        if (out->data_mma) {
+            /* cm.push stores, the pops load; registers of XLEN */
+            out->data_dir = ((insn >> 8) & 0x1f) == 0x18 ? ETD_DATA_STORE :
+                                                           ETD_DATA_LOAD;
+            out->data_size = img->rv32 ? 2 : 3;
+        }
+    }
     return true;
 }
 

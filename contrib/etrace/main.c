@@ -147,7 +147,8 @@ static EtdTie *tie_of(EtdMain *m, unsigned src)
 {
     if (!m->tie[src]) {
         m->tie[src] = g_new(EtdTie, 1);
-        etd_tie_init(m->tie[src], m->img, src, out_access, m);
+        etd_tie_init(m->tie[src], m->img, m->stream.dparams.mmacas, src,
+                     out_access, m);
     }
     return m->tie[src];
 }

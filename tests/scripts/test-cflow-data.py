@@ -203,6 +203,14 @@ def is_push_pop(insn):
         (insn[0] >> 8) & 0x1f in (0x18, 0x1a, 0x1c, 0x1e)
 
 
+def is_vector_mem(insn):
+    """A vector load or store: LOAD-FP or STORE-FP with width 0, 5, 6
+    or 7."""
+    return insn is not None and insn[1] == 4 and \
+        (insn[0] & 0x7f) in (0x07, 0x27) and \
+        (insn[0] >> 12) & 7 in (0, 5, 6, 7)
+
+
 def code_bytes(code, addr, nbytes):
     """The @nbytes at @addr as QEMU's listing has them, or None."""
     value, at = 0, addr
@@ -222,11 +230,21 @@ def same_fields(a, kind, nbytes, addr, value):
         value in (None, a[3])
 
 
-def expect(ev, pc, accesses, k, code):
+def expect(ev, pc, accesses, k, code, untied=None):
     """The plugin's accesses from @k on that event @ev at @pc stands for:
     (how many, None), or (0, why not).  The address and the value of @ev
-    are None when its packet leaves them out."""
+    are None when its packet leaves them out.  An event without its
+    instruction (pc None) is one access of an instruction in the range
+    @untied."""
     kind, nbytes, addr, value = ev[:4]
+    if pc is None:
+        a = accesses[k] if k < len(accesses) else None
+        if not untied or not a or \
+                not same_fields(a, kind, nbytes, addr, value):
+            return 0, 'the access differs'
+        if not untied[0] <= a[4] < untied[1]:
+            return 0, 'not tied, but its instruction\'s accesses can be'
+        return 1, None
     here = [a for a in accesses[k:k + 2] if a[4] == pc]
     if kind == LOAD and len(here) == 2 and here[1][0] == STORE:
         # E-Trace 2.0 has no failed compare-and-swap: it is a load
@@ -502,6 +520,10 @@ def traced(args, tmp):
             # the accesses alone, in order
             events[src].append(access)
             continue
+        if m.group(6) == '?' and args.ambiguous:
+            # which instruction made it the stream cannot tell
+            events[src].append(access + (None, 0))
+            continue
         if m.group(6) == '?' and (args.expect_loss or args.no_rom):
             # its instruction was not traced (instruction packets lost),
             # or not decoded (the reset vector)
@@ -512,8 +534,10 @@ def traced(args, tmp):
                      f'instruction: {line}')
         pc = int(m.group(6), 16)
         # the MMA/CAS extension (2.1) marks the accesses of cm.push/pop
+        # and of vector loads and stores
         if bool(m.group(5)) != (protocol == '2.1' and
-                                is_push_pop(code.get(pc))):
+                                (is_push_pop(code.get(pc)) or
+                                 is_vector_mem(code.get(pc)))):
             sys.exit(f'multi-memory access marked wrong: {line}')
         # the instruction: as instruction 0 of a block there
         events[src].append(access + (pc, 0))
@@ -559,8 +583,10 @@ def check_subset(events, accesses, code):
           f'{len(accesses)} accesses not traced (data packets lost)')
 
 
-def check(events, accesses, code, what):
-    """@events against the plugin's @accesses; exits on a difference."""
+def check(events, accesses, code, what, untied=None):
+    """@events against the plugin's @accesses; exits on a difference.
+    Events without their instruction are accesses of instructions in the
+    range @untied."""
     if not accesses:
         sys.exit('the plugin recorded no access')
     if not events:
@@ -568,7 +594,7 @@ def check(events, accesses, code, what):
     k = 0
     for i, ev in enumerate(events):
         pc = insn_pc(code, ev[5], ev[6]) if ev[5] is not None else None
-        n, why = expect(ev, pc, accesses, k, code)
+        n, why = expect(ev, pc, accesses, k, code, untied)
         if why:
             print(f'{what.split()[-1]} {i} ({show(ev)}, instruction '
                   f'{"?" if pc is None else hex(pc)}): {why}; QEMU '
@@ -585,7 +611,10 @@ def check(events, accesses, code, what):
     print(f'{len(events)} {what} ('
           f'{", ".join(f"{n} {k}" for k, n in sorted(kinds.items()))}) '
           f'equal QEMU\'s record of {k} of its {len(accesses)} accesses' +
-          ('' if events[0][5] is None else ', each at its instruction'))
+          ('' if events[0][5] is None else ', each at its instruction') +
+          (f' ({sum(e[5] is None for e in events)} not tied, all of '
+           f'instructions from {untied[0]:#x} to {untied[1]:#x})'
+           if untied else ''))
 
 
 def check_filtered(args, events, accesses):
@@ -634,10 +663,20 @@ def main():
     ap.add_argument('--expect-loss', action='store_true',
                     help='with --decoder: data packets are lost (the '
                     'stream says so); those decoded are in the record')
+    ap.add_argument('--ambiguous', metavar='FROM,TO',
+                    help='with --decoder: the accesses of the instructions '
+                    'from symbol FROM up to symbol TO are those that may '
+                    'go untied (a vector load or store right after one '
+                    'alike); no other')
     ap.add_argument('--data-filters', metavar='CASE',
                     help='with --decoder and test-data-filter.S: the '
                     'accesses the data filters of CASE qualify')
     args = cli.parse(ap)
+    if args.ambiguous:
+        args.ambiguous = tuple(streamcheck.elf_symbol(args.elf, name)
+                               for name in args.ambiguous.split(','))
+        if None in args.ambiguous or len(args.ambiguous) != 2:
+            sys.exit('--ambiguous: two symbols of the ELF file expected')
     if args.data_filters:
         args.sym = {name: streamcheck.elf_symbol(args.elf, name)
                     for name in ('data_buf', 'other_buf', 'data_fn_a',
@@ -662,7 +701,8 @@ def main():
             if len(events) > 1:
                 print(f'hart {hart}: ', end='')
             check(events[hart], accesses[hart], code,
-                  'decoded accesses' if args.decoder else 'data events')
+                  'decoded accesses' if args.decoder else 'data events',
+                  args.ambiguous)
 
 
 if __name__ == '__main__':

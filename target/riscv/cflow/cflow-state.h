@@ -108,6 +108,17 @@ typedef struct RISCVCFState {
     uint64_t bm_open_first;
     uint64_t bm_open_info;
     uint32_t bm_open_count;
+    /*
+     * A vector load or store in a block that appends data events: its
+     * index in the block plus one while its helper runs (0: none), and
+     * the element accesses it made so far (@vcount of @vbuf, which holds
+     * @vcap), appended as data events once it retires
+     * (riscv_cf_vdata_end()).
+     */
+    uint32_t vinsn;
+    uint32_t vcount;
+    uint32_t vcap;
+    RISCVCFEvent *vbuf;
     /* CTR, the counters, a trace encoder, ...: as many as register */
     unsigned nr_consumers;
     RISCVCFConsumer *consumers;

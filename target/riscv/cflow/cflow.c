@@ -166,8 +166,73 @@ void helper_cf_insn_limit(CPURISCVState *env, uint32_t len)
     cpu_loop_exit(cs);
 }
 
+/*
+ * A vector load or store starts, instruction @index of its block, which
+ * appends data events: its element accesses are recorded.  One that then
+ * traps records none (riscv_cf_trap()).
+ */
+void helper_cf_vdata_begin(CPURISCVState *env, uint32_t index)
+{
+    RISCVCFState *cf = &env->cf;
+    /* elements of a register group of 8, or of 8 fields */
+    uint32_t cap = 8 * env_archcpu(env)->cfg.vlenb;
+
+    if (cf->vcap < cap) {
+        cf->vbuf = g_renew(RISCVCFEvent, cf->vbuf, cap);
+        cf->vcap = cap;
+    }
+    cf->vinsn = index + 1;
+    cf->vcount = 0;
+}
+
+void riscv_cf_vrec_access(CPURISCVState *env, uint64_t addr, uint64_t value,
+                          unsigned log2_size, bool store)
+{
+    RISCVCFState *cf = &env->cf;
+    RISCVCFEvent *ev;
+
+    if (cf->vcount >= cf->vcap) {
+        qemu_log_mask(LOG_UNIMP, "riscv_cf: more than %u element accesses "
+                      "in one vector instruction\n", cf->vcap);
+        return;
+    }
+    ev = &cf->vbuf[cf->vcount++];
+    ev->src = addr;
+    ev->dst = value;
+    ev->insns = 0;
+    ev->info = RISCV_CFLOW_EV_DATA << RISCV_CFLOW_EV_KIND_SHIFT |
+               RISCV_CFLOW_EV_DATA_MMA |
+               (store ? RISCV_CFLOW_DATA_STORE : RISCV_CFLOW_DATA_LOAD) <<
+               RISCV_CFLOW_EV_DATA_TYPE_SHIFT |
+               (log2_size & 3) << RISCV_CFLOW_EV_DATA_SIZE_SHIFT;
+    ev->count = cf->vinsn - 1;
+}
+
+/*
+ * The vector load or store retired: its accesses follow the block's
+ * other data events.  It is the last instruction of its block, so that
+ * nothing is unwound once the buffer drains in the middle of them.
+ */
+void helper_cf_vdata_end(CPURISCVState *env)
+{
+    RISCVCFState *cf = &env->cf;
+    uint32_t i;
+
+    for (i = 0; i < cf->vcount; i++) {
+        if (cf->fill >= RISCV_CFLOW_BUF_EVENTS * sizeof(RISCVCFEvent)) {
+            riscv_cf_sync(env);
+        }
+        cf->buf[cf->fill / sizeof(RISCVCFEvent)] = cf->vbuf[i];
+        cf->fill += sizeof(RISCVCFEvent);
+    }
+    cf->vinsn = 0;
+    cf->vcount = 0;
+}
+
 void riscv_cf_trap(CPURISCVState *env, const RISCVCFTrap *trap)
 {
+    /* a vector load or store that traps retires no access */
+    env->cf.vinsn = 0;
     riscv_cf_sync(env);
     CF_CALL_HOOKS(env, trap, trap);
     env->cf.ebreak_len = 0;
@@ -229,6 +294,7 @@ void riscv_cf_reset(CPURISCVState *env)
 {
     env->cf.fill = 0;
     env->cf.insns = 0;
+    env->cf.vinsn = 0;
     riscv_cf_bmap_arm(env, 0, true);
 }
 

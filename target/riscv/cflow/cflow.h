@@ -81,7 +81,9 @@
  * instruction that traps can take back the accesses it made
  * (riscv_cf_unwind()).  It brings block events with it (a consumer that
  * needs only data events passes over them), and like them it keeps the
- * hart out of branch-map mode.
+ * hart out of branch-map mode.  A vector load or store reports each
+ * element access its helper makes (RISCV_CFLOW_EV_DATA_MMA), appended
+ * once it retires, and ends its block (riscv_cf_vdata_begin()).
  */
 #define RISCV_CFLOW_NEED_DATA          BIT(22)
 #define RISCV_CFLOW_NEED_ALL           (RISCV_CFLOW_NEED_TYPES | \
@@ -424,6 +426,35 @@ static inline uint64_t riscv_cf_clock_at(const RISCVCFClockMap *map,
  */
 void riscv_cf_unwind(CPURISCVState *env, const TranslationBlock *tb,
                      uint64_t uw2);
+
+/**
+ * riscv_cf_vrec: a vector load or store helper made an element access:
+ * 2^@log2_size bytes at @addr, @value read or written
+ *
+ * Recorded while the instruction's block appends data events
+ * (RISCV_CFLOW_NEED_DATA, riscv_cf_vdata_begin()); the helper then takes
+ * the element-by-element path, whose accesses QEMU's plugins see too.
+ */
+void riscv_cf_vrec_access(CPURISCVState *env, uint64_t addr, uint64_t value,
+                          unsigned log2_size, bool store);
+
+static inline bool riscv_cf_vrec_on(CPURISCVState *env)
+{
+#ifdef CONFIG_USER_ONLY
+    return false;
+#else
+    return unlikely(env->cf.vinsn != 0);
+#endif
+}
+
+static inline void riscv_cf_vrec(CPURISCVState *env, uint64_t addr,
+                                 uint64_t value, unsigned log2_size,
+                                 bool store)
+{
+    if (riscv_cf_vrec_on(env)) {
+        riscv_cf_vrec_access(env, addr, value, log2_size, store);
+    }
+}
 
 /**
  * riscv_cf_insn_trapped: a helper raises a synchronous exception without
