@@ -599,7 +599,7 @@ static void ir_kind(const EtdImage *img, uint32_t insn, unsigned size,
  * stores, floating-point ones (flh, flw, fld and their stores), vector
  * loads and stores (width 0, 5, 6, 7 of the same opcodes: one access per
  * active element, ETD_DATA_VECTOR), AMOs, LR/SC and compare-and-swap up
- * to 8 bytes (not amocas.q, nor amocas.d on RV32, nor ssamoswap),
+ * to 8 bytes (amocas.d on RV32 too; not amocas.q, nor ssamoswap),
  * hypervisor loads and stores, and with shadow stacks on, sspush and
  * sspopchk.
  */
@@ -619,8 +619,7 @@ static unsigned data_accesses32(const EtdImage *img, uint32_t insn)
         }
         return funct3 <= 3;
     case 0x2f:          /* AMO */
-        if (funct3 > 3 || funct5 == 0x09 ||
-            (funct5 == 0x05 && funct3 == 3 && img->rv32)) {
+        if (funct3 > 3 || funct5 == 0x09) {
             return 0;
         }
         return funct5 <= 5 || !(funct5 & 3);

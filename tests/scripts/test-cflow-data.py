@@ -76,11 +76,6 @@ BLOCK = re.compile(r'riscv_cf_block hart \d+: block 0x([0-9a-f]+)\.\.')
 DATA = re.compile(r'riscv_cf_data hart \d+: data type (\d+) (\d+) bytes '
                   r'at 0x([0-9a-f]+) value 0x([0-9a-f]+) operand '
                   r'0x([0-9a-f]+) insn (\d+)')
-ACCESS = re.compile(r'^0x([0-9a-f]+),[^,]*,0x([0-9a-f]+),0x[0-9a-f]+,'
-                    r'(\d+),(load|store),0x([0-9a-f]+)$')
-# tests/plugins/memrec.c: the same, with the vCPU (the size in bytes)
-MEMREC = re.compile(r'^cpu (\d+) 0x([0-9a-f]+),0x([0-9a-f]+),(\d+),'
-                    r'(load|store),0x([0-9a-f]+)$')
 EXCEPTION = re.compile(r'riscv_cpu_do_interrupt: hart:(\d+), async:0, '
                        r'cause:[0-9a-f]+, epc:0x([0-9a-f]+)')
 
@@ -110,19 +105,9 @@ def parse(log):
     with open(log, encoding='utf-8', errors='replace') as f:
         for line in f:
             line = line.rstrip('\n')
-            m = ACCESS.match(line)
-            if m:
-                accesses.append((0 if m.group(4) == 'load' else 1,
-                                 int(m.group(3)) // 8, int(m.group(2), 16),
-                                 int(m.group(5), 16), int(m.group(1), 16),
-                                 None))
-                continue
-            m = MEMREC.match(line)
-            if m:
-                accesses.append((0 if m.group(5) == 'load' else 1,
-                                 int(m.group(4)), int(m.group(3), 16),
-                                 int(m.group(6), 16), int(m.group(2), 16),
-                                 int(m.group(1))))
+            a = record.access(line)
+            if a:
+                accesses.append(a)
                 continue
             m = EXCEPTION.search(line)
             if m:

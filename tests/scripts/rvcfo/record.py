@@ -18,6 +18,10 @@ Reads a log of "-d in_asm,exec,nochain,int" (10.2) line by line:
   - "riscv_cf_insn_limit: hart:N, block at 0xA undone": the block just
     entered ran no instruction (it would have counted past the point
     where an instructions counter overflows).
+
+With -d plugin, the memory accesses a plugin prints, one a line
+(access()): QEMU's tests/tcg/plugins/mem.c with print-accesses=true, or
+tests/plugins/memrec.c, which names the vCPU.
 """
 
 import contextlib
@@ -44,6 +48,28 @@ REWOUND = re.compile(r'cpu_io_recompile: rewound execution of TB to '
                      r'([0-9a-f]+)')
 UNDONE = re.compile(r'riscv_cf_insn_limit: hart:\d+, block at '
                     r'0x([0-9a-f]+) undone')
+# mem.c: insn, symbol, vaddr, paddr, bits, direction, value
+MEM_ACCESS = re.compile(r'^0x([0-9a-f]+),[^,]*,0x([0-9a-f]+),0x[0-9a-f]+,'
+                        r'(\d+),(load|store),0x([0-9a-f]+)$')
+# memrec.c: vCPU, insn, vaddr, bytes, direction, value
+MEMREC_ACCESS = re.compile(r'^cpu (\d+) 0x([0-9a-f]+),0x([0-9a-f]+),(\d+),'
+                           r'(load|store),0x([0-9a-f]+)$')
+
+
+def access(line):
+    """A plugin's access line as (0 load or 1 store, bytes, address,
+    value, instruction address, hart: None from mem.c); else None."""
+    m = MEM_ACCESS.match(line)
+    if m:
+        return (0 if m.group(4) == 'load' else 1, int(m.group(3)) // 8,
+                int(m.group(2), 16), int(m.group(5), 16),
+                int(m.group(1), 16), None)
+    m = MEMREC_ACCESS.match(line)
+    if m:
+        return (0 if m.group(5) == 'load' else 1, int(m.group(4)),
+                int(m.group(3), 16), int(m.group(6), 16),
+                int(m.group(2), 16), int(m.group(1)))
+    return None
 
 
 def cut(block, pc):

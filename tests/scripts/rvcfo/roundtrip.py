@@ -51,21 +51,35 @@ def target_priv(stream, k):
     return None
 
 
-def expected(log, rv32, harts):
+def expected(log, rv32, harts, accesses=None):
     """Per hart: the retired instructions and traps of QEMU's record.
 
     Listings (IN: ...) are held until the line that names their block's
     host address (Trace, Stopped), then go to the record of the hart that
     line is about, with the host address table shared by every hart's
     record; Stopped and rewound lines are about the hart last traced.
+
+    With @accesses ({}), the plugin's memory accesses in the log go into
+    it, per hart, as (index in the hart's flow of the instruction that
+    made it, record.access()); those of instructions that did not retire
+    are left out.
     """
     recs = {h: record.Record() for h in range(harts)}
     for r in recs.values():
         r._known = recs[0]._known
     held = []
     current = 0
+    # (hart, position in its record's stream, access)
+    seen = []
     with open(log, encoding='utf-8', errors='replace') as f:
         for line in f:
+            a = record.access(line.rstrip('\n')) if accesses is not None \
+                else None
+            if a:
+                # the block last entered made it
+                h = current if a[5] is None else a[5]
+                seen.append((h, len(recs[h].stream), a))
+                continue
             m = TRACE_CPU.match(line) or HART.search(line)
             if m:
                 current = int(m.group(1))
@@ -83,7 +97,9 @@ def expected(log, rv32, harts):
     for hart, rec in recs.items():
         flow = []
         priv = None
+        starts = []
         for k, e in enumerate(rec.stream):
+            starts.append(len(flow))
             if isinstance(e, dict):
                 priv = priv_of(e['flags'])
                 flow += [f'{priv} {pc:x}' for pc, _, _ in e['insns']]
@@ -111,6 +127,16 @@ def expected(log, rv32, harts):
                                 f'epc={epc & mask:x} tval={tval & mask:x}')
         out[hart] = flow
         code.update(rec.code)
+        if accesses is not None:
+            accesses[hart] = []
+            for h, at, a in seen:
+                block = rec.stream[at - 1] if h == hart and at else None
+                if not isinstance(block, dict):
+                    continue
+                pcs = [pc for pc, _, _ in block['insns']]
+                if a[4] in pcs:
+                    accesses[hart].append((starts[at - 1] +
+                                           pcs.index(a[4]), a))
     return out, code
 
 

@@ -20,7 +20,10 @@
  *  - the trace: trRamWP (bit 0, the wrap flag, clear) past trRamStart by
  *    a multiple of 4, the buffer starting with the sink's
  *    synchronisation sequence (39 null.idle, a null.alignment) and a
- *    support packet with ienable 1 and no options; nothing past WP.
+ *    support packet with ienable 1 and no options (with data trace,
+ *    riscv-trace-encoder.data-trace=on, which the guest then turns on
+ *    in trTeDataControl: a support packet whose type field says
+ *    te_inst); nothing past WP.
  *
  * Then the encoder's timestamp unit: its register and, under -icount
  * shift=0 (one clock tick per instruction), its counter.
@@ -49,6 +52,10 @@
 #define INST_TRACING    (1u << 2)
 #define EMPTY           (1u << 3)
 #define INST_MODE(m)    ((uint32_t)(m) << 4)
+/* trTeDataControl: Implemented (data-trace=on), Tracing */
+#define DATA_CONTROL    0x010
+#define DATA_IMPL       (1u << 0)
+#define DATA_TRACING    (1u << 1)
 #define RAM_SMEM        (1u << 4)
 #define STOP_ON_WRAP    (1u << 8)
 
@@ -238,6 +245,7 @@ int main(void)
     uintptr_t buf = (uintptr_t)trace_buf;
     uint32_t wp;
     unsigned i, len;
+    bool data;
 
     reset_component("RAM sink reset", RAM_SINK);
     reset_component("encoder reset", ENCODER);
@@ -246,6 +254,11 @@ int main(void)
     CHECK_EQ(rd(ENCODER, IMPL) & 0xfff, 0x101);
     probe_sink();
     test_timestamp_unit();
+    data = rd(ENCODER, DATA_CONTROL) & DATA_IMPL;
+    if (data) {
+        /* data accesses too, while instructions are traced */
+        wr(ENCODER, DATA_CONTROL, rd(ENCODER, DATA_CONTROL) | DATA_TRACING);
+    }
     /* Timestamps in the packets, counting from 0. */
     wr(ENCODER, TS_CONTROL, ACTIVE);
     wr(ENCODER, TS_CONTROL, TS_DEFAULT | TS_COUNT | TS_RESET | TS_ENABLE);
@@ -282,10 +295,16 @@ int main(void)
     CHECK_EQ(trace_buf[39], 0x80);
     /*
      * Support packet: header 81 (a timestamp), 6 bytes of it, payload 1f
-     * (ienable 1, no options).
+     * (ienable 1, no options).  With data trace: a timestamp, and the
+     * payload starts with the type field, 0 (te_inst).
      */
-    CHECK_EQ(trace_buf[40], 0x81);
-    CHECK_EQ(trace_buf[47], 0x1f);
+    if (data) {
+        CHECK_EQ(trace_buf[40] & 0x80, 0x80);
+        CHECK_EQ(trace_buf[47] & 1, 0);
+    } else {
+        CHECK_EQ(trace_buf[40], 0x81);
+        CHECK_EQ(trace_buf[47], 0x1f);
+    }
     /* Nothing was written past WP. */
     CHECK_EQ(trace_buf[len], 0);
     CHECK_EQ(trace_buf[len + 3], 0);
