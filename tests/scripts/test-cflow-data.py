@@ -70,6 +70,9 @@ import sys
 import tempfile
 
 from rvcfo import cli, qemu, record, roundtrip, streamcheck
+from rvcfo.filtermodel import (EQ, LT, GE, MODE_P_AND_S, MODE_NOT_P_AND_S,
+                               MODE_LATCH, DADDR, Comparators, comp_regs,
+                               use_comp)
 import etrace_data
 
 BLOCK = re.compile(r'riscv_cf_block hart \d+: block 0x([0-9a-f]+)\.\.')
@@ -276,26 +279,10 @@ CFG_MAGIC = 0x44464c54
 CFG_END = 0xffffffff
 INST_FILTERS, DATA_FILTERS = 0x00c, 0x01c
 EN, MATCH_DTYPE, MATCH_DSIZE = 1, 1 << 24, 1 << 25
-IADDR, DADDR = 0, 3
-EQ, NE, LT, LE, GT, GE, SPECIAL, TRUE = range(8)
-MODE_P, MODE_P_AND_S, MODE_NOT_P_AND_S, MODE_LATCH = range(4)
 
 
 def filt(i, reg):
     return 0x400 + 0x20 * i + reg
-
-
-def use_comp(k, j):
-    """MatchComp<k> on comparator unit j."""
-    return (1 << (4 * k)) | (j << (4 * k + 1))
-
-
-def comp_regs(j, pin, pfn, pval, sin, sfn, sval, mode):
-    ctl = pin | sin << 2 | pfn << 4 | sfn << 8 | mode << 12
-    base = 0x600 + 0x20 * j
-    return [(base, ctl), (base + 0x10, pval & 0xffffffff),
-            (base + 0x14, pval >> 32), (base + 0x18, sval & 0xffffffff),
-            (base + 0x1c, sval >> 32)]
 
 
 def filter_cases(sym):
@@ -310,36 +297,33 @@ def filter_cases(sym):
                       (filt(0, 0), EN | MATCH_DTYPE | MATCH_DSIZE),
                       (filt(0, 0x18), 1 << 0 | 1 << 18 | 1 << 19)],
         'daddr-range': [(DATA_FILTERS, 1), (filt(0, 0), EN | use_comp(1, 0))]
-        + comp_regs(0, DADDR, GE, obuf, DADDR, LT, obuf + 16, MODE_P_AND_S),
+        + comp_regs(0, GE, obuf, LT, obuf + 16, MODE_P_AND_S, DADDR, DADDR),
         'iaddr-range': [(DATA_FILTERS, 1), (filt(0, 0), EN | use_comp(2, 1))]
-        + comp_regs(1, IADDR, GE, fa, IADDR, LT, fa_end, MODE_P_AND_S),
+        + comp_regs(1, GE, fa, LT, fa_end, MODE_P_AND_S),
         # from data_buf + 16 (in data_fn_a) to other_buf + 8 (data_fn_b)
         'daddr-latch': [(DATA_FILTERS, 1), (filt(0, 0), EN | use_comp(3, 2))]
-        + comp_regs(2, DADDR, EQ, dbuf + 16, DADDR, EQ, obuf + 8,
-                    MODE_LATCH),
+        + comp_regs(2, EQ, dbuf + 16, EQ, obuf + 8, MODE_LATCH, DADDR,
+                    DADDR),
         # 1-byte stores, or accesses of data_fn_b outside data_buf's
         # first 16 bytes (an iaddr and a daddr unit in one filter)
         'two-filters': [(DATA_FILTERS, 0x21),
                         (filt(0, 0), EN | MATCH_DTYPE | MATCH_DSIZE),
                         (filt(0, 0x18), 1 << 1 | 1 << 16),
                         (filt(5, 0), EN | use_comp(1, 4) | use_comp(2, 5))]
-        + comp_regs(4, IADDR, GE, fb, IADDR, LT, fb_end, MODE_P_AND_S)
-        + comp_regs(5, DADDR, GE, dbuf, DADDR, LT, dbuf + 16,
-                    MODE_NOT_P_AND_S),
+        + comp_regs(4, GE, fb, LT, fb_end, MODE_P_AND_S)
+        + comp_regs(5, GE, dbuf, LT, dbuf + 16, MODE_NOT_P_AND_S, DADDR,
+                    DADDR),
         'not-enabled': [(DATA_FILTERS, 2)],
         # instructions of data_fn_b only; trTeDataFilters 0: every access
         'inst-filtered': [(INST_FILTERS, 1), (filt(0, 0), EN | use_comp(1, 6))]
-        + comp_regs(6, IADDR, GE, fb, IADDR, LT, fb_end, MODE_P_AND_S),
+        + comp_regs(6, GE, fb, LT, fb_end, MODE_P_AND_S),
     }
 
 
-def compare_fn(fn, x, m):
-    return {EQ: x == m, NE: x != m, LT: x < m, LE: x <= m, GT: x > m,
-            GE: x >= m, TRUE: True}[fn]
-
-
 class DataFilters:
-    """The data filters of a case's registers, and their state."""
+    """The data filters of a case's registers, and the comparator units'
+    latches (a latch on data addresses moves with each access the filters
+    see)."""
 
     def __init__(self, writes):
         r = dict(writes)
@@ -349,35 +333,7 @@ class DataFilters:
                        if r.get(DATA_FILTERS, 0) >> i & 1 and
                        self.ctl[i] & EN]
         self.filtered = r.get(DATA_FILTERS, 0) != 0
-        self.comp = {}
-        for j in range(8):
-            base = 0x600 + 0x20 * j
-            ctl = r.get(base, 0)
-            self.comp[j] = (ctl & 3, ctl >> 2 & 3, ctl >> 4 & 7,
-                            r.get(base + 0x10, 0) | r.get(base + 0x14, 0)
-                            << 32, ctl >> 8 & 7,
-                            r.get(base + 0x18, 0) | r.get(base + 0x1c, 0)
-                            << 32, ctl >> 12 & 3)
-        self.latch = set()
-
-    def unit(self, j, pc, addr):
-        pin, sin, pfn, pval, sfn, sval, mode = self.comp[j]
-        p = compare_fn(pfn, addr if pin == DADDR else pc, pval)
-        s = compare_fn(sfn, addr if sin == DADDR else pc, sval)
-        if mode == MODE_P:
-            return p
-        if mode == MODE_P_AND_S:
-            return p and s
-        if mode == MODE_NOT_P_AND_S:
-            return not (p and s)
-        # latch: every access the filters see moves it (data inputs)
-        assert pin == sin == DADDR
-        out = j in self.latch or p
-        if out and not s:
-            self.latch.add(j)
-        else:
-            self.latch.discard(j)
-        return out
+        self.comps = Comparators(r, data=True)
 
     def traced(self, kind, nbytes, addr, pc):
         """Whether an access of @kind and @nbytes at @addr, made by the
@@ -386,7 +342,7 @@ class DataFilters:
             return True
         used = sorted({self.ctl[i] >> (4 * k + 1) & 7 for i in self.active
                        for k in (1, 2, 3) if self.ctl[i] >> (4 * k) & 1})
-        out = {j: self.unit(j, pc, addr) for j in used}
+        out = {j: self.comps.output(j, pc, addr) for j in used}
         dsize = nbytes.bit_length() - 1
         for i in self.active:
             ctl = self.ctl[i]

@@ -50,6 +50,9 @@ import sys
 import tempfile
 
 from rvcfo import cli, record, roundtrip
+from rvcfo.filtermodel import (EQ, NE, LT, LE, GT, GE, SPECIAL, TRUE,
+                               MODE_P, MODE_P_AND_S, MODE_NOT_P_AND_S,
+                               MODE_LATCH, Comparators, comp_regs, use_comp)
 
 CFG_ADDR = 0x80f00000
 CFG_MAGIC = 0x46494c54
@@ -64,29 +67,12 @@ def filt(i, reg):
     return 0x400 + 0x20 * i + reg
 
 
-def comp(j, reg):
-    return 0x600 + 0x20 * j + reg
-
-
 # trTeFilterControl
 EN, PRIV, ECAUSE, INTR = 1, 2, 4, 8
 
 
-def use_comp(k, j):
-    """MatchComp<k> on comparator unit j."""
-    return (1 << (4 * k)) | (j << (4 * k + 1))
-
-
 # Privilege codes (E-Trace): U 0, S 1, M 3
 PRIV_BITS = {'U': 1, 'S': 2, 'M': 8}
-EQ, NE, LT, LE, GT, GE, SPECIAL, TRUE = range(8)
-MODE_P, MODE_P_AND_S, MODE_NOT_P_AND_S, MODE_LATCH = range(4)
-
-
-def comp_regs(j, pfn, pval, sfn, sval, mode):
-    return [(comp(j, 0), pfn << 4 | sfn << 8 | mode << 12),
-            (comp(j, 0x10), pval & 0xffffffff), (comp(j, 0x14), pval >> 32),
-            (comp(j, 0x18), sval & 0xffffffff), (comp(j, 0x1c), sval >> 32)]
 
 
 def phases(sym):
@@ -182,11 +168,7 @@ class Filters:
         self.choice = [r.get(filt(i, 4), 0) & 0x16b for i in range(8)]
         self.ecause = [r.get(filt(i, 8), 0) | r.get(filt(i, 12), 0) << 32
                        for i in range(8)]
-        self.cctl = [r.get(comp(j, 0), 0) & 0x3770 for j in range(8)]
-        self.pval = [r.get(comp(j, 0x10), 0) | r.get(comp(j, 0x14), 0) << 32
-                     for j in range(8)]
-        self.sval = [r.get(comp(j, 0x18), 0) | r.get(comp(j, 0x1c), 0) << 32
-                     for j in range(8)]
+        self.comps = Comparators(r)
         self.active = [i for i in range(8)
                        if self.inst >> i & 1 and self.ctl[i] & EN]
         self.used = sorted({self.ctl[i] >> (4 * k + 1) & 7
@@ -194,41 +176,12 @@ class Filters:
                             if self.ctl[i] >> (4 * k) & 1})
         self.window = set()
         self.nest = [0] * 8
-        self.latch = {j for j in range(8)
-                      if self.cctl[j] >> 4 & 7 == SPECIAL and
-                      self.cctl[j] >> 12 & 3 == MODE_LATCH}
 
     def on(self):
         return self.inst != 0
 
-    @staticmethod
-    def compare(fn, x, m):
-        return {EQ: x == m, NE: x != m, LT: x < m, LE: x <= m, GT: x > m,
-                GE: x >= m, TRUE: True}[fn]
-
-    def comparator(self, j, addr):
-        ctl = self.cctl[j]
-        pfn, sfn, mode = ctl >> 4 & 7, ctl >> 8 & 7, ctl >> 12 & 3
-        x, m = addr, self.pval[j]
-        if sfn == SPECIAL:
-            x, m, s = x & self.sval[j], m & self.sval[j], True
-        else:
-            s = self.compare(sfn, addr, self.sval[j])
-        p = pfn != SPECIAL and self.compare(pfn, x, m)
-        if mode == MODE_P:
-            return p
-        if mode == MODE_P_AND_S:
-            return p and s
-        if mode == MODE_NOT_P_AND_S:
-            return not (p and s)
-        out = j in self.latch or p
-        self.latch.discard(j)
-        if out and not s:
-            self.latch.add(j)
-        return out
-
     def row(self, addr, priv):
-        outs = {j for j in self.used if self.comparator(j, addr)}
+        outs = {j for j in self.used if self.comps.output(j, addr)}
         for i in self.active:
             ctl = self.ctl[i]
             if ctl & PRIV and not self.choice[i] >> priv & 1:

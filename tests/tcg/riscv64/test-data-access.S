@@ -20,13 +20,7 @@
 #define MSTATUS_FS  0x6000
 
     .option arch, +zfh, +h
-    .section .text.start, "ax"
-    .globl _start
-_start:
-    csrr t0, mhartid
-    bnez t0, park
-    la t0, trap
-    csrw mtvec, t0
+    DATA_TEST_START
     li t0, MSTATUS_FS
     csrs mstatus, t0
     la sp, stack_top

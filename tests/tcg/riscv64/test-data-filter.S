@@ -22,13 +22,7 @@
 #define CFG_MAGIC       0x44464c54      /* "DFLT" */
 #define CFG_END         0xffffffff
 
-    .section .text.start, "ax"
-    .globl _start
-_start:
-    csrr t0, mhartid
-    bnez t0, park
-    la t0, trap
-    csrw mtvec, t0
+    DATA_TEST_START
     la s0, data_buf
     la s1, other_buf
 

@@ -19,13 +19,7 @@
 #define CM_PUSH_RA_S2   .2byte 0xb872
 #define CM_POPRET_RA_S2 .2byte 0xbe72
 
-    .section .text.start, "ax"
-    .globl _start
-_start:
-    csrr t0, mhartid
-    bnez t0, park
-    la t0, trap
-    csrw mtvec, t0
+    DATA_TEST_START
     la sp, stack_top
     li s0, 0x1111
     li s1, -2

@@ -18,13 +18,7 @@
 #define ROM_END     0x10000
 
     .option arch, +v
-    .section .text.start, "ax"
-    .globl _start
-_start:
-    csrr t0, mhartid
-    bnez t0, park
-    la t0, trap
-    csrw mtvec, t0
+    DATA_TEST_START
     li t0, MSTATUS_VS
     csrs mstatus, t0
     la s0, data
