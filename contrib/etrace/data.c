@@ -62,15 +62,38 @@ bool etd_data_packet(EtdDecoder *d, const uint8_t *payload, unsigned len,
     ETraceDataAccess a;
     const char *why;
 
-    if (!etrace_te_data_unpack(&t, &d->dparams, payload, len, &why)) {
+    if (!etrace_te_data_unpack(&t, &d->dparams, d->dreq_size, payload, len,
+                               &why)) {
         g_set_error(errp, ETD_ERROR, ETD_ERR_BAD_DATA,
                     "a te_data packet this decoder cannot read: %s", why);
+        return false;
+    }
+    if (t.phase == ETRACE_DPHASE_DATA) {
+        /* split signalling: the access of the request of its lrid */
+        if (d->dreq_size[t.lrid] == 0xff) {
+            g_set_error(errp, ETD_ERROR, ETD_ERR_BAD_DATA,
+                        "a te_data data phase with no request of lrid %u",
+                        t.lrid);
+            return false;
+        }
+        a = d->dreq[t.lrid];
+        d->dreq_size[t.lrid] = 0xff;
+    } else if (t.phase == ETRACE_DPHASE_REQUEST &&
+               d->dreq_size[t.lrid] != 0xff) {
+        g_set_error(errp, ETD_ERROR, ETD_ERR_BAD_DATA,
+                    "a te_data request of lrid %u, whose last request has "
+                    "had no data phase", t.lrid);
         return false;
     }
     if (!etrace_data_decode(&a, &d->dparams, &d->dhist, &t, &why)) {
         g_set_error(errp, ETD_ERROR, ETD_ERR_DATA_HISTORY,
                     "a te_data packet that cannot be decompressed: %s", why);
         return false;
+    }
+    if (t.phase == ETRACE_DPHASE_REQUEST) {
+        d->dreq[t.lrid] = a;
+        d->dreq_size[t.lrid] = a.size;
+        return true;
     }
     d->accesses[a.dtype & 15]++;
     if (d->sink->data) {

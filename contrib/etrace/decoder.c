@@ -35,6 +35,7 @@ void etd_decoder_init(EtdDecoder *d, EtdImage *img, const EtdSink *sink,
     d->params = *p;
     d->src = src;
     d->start_of_trace = true;
+    memset(d->dreq_size, 0xff, sizeof(d->dreq_size));
     etd_jtc_init(&d->jtc, p->iaddress_lsb, p->cache_size);
     etd_bpred_init(&d->bp, p->iaddress_lsb, p->bpred_size);
     etd_retstack_init(&d->rs, p->return_stack_size);

@@ -361,6 +361,12 @@ typedef struct EtdDecoder {
      */
     ETraceDataParams dparams;
     ETraceDataHistory dhist;
+    /*
+     * Split signalling: per lrid, the request awaiting its data phase
+     * and its size (0xff: none).
+     */
+    ETraceDataAccess dreq[1 << ETRACE_DATA_LRID_MAX_BITS];
+    uint8_t dreq_size[1 << ETRACE_DATA_LRID_MAX_BITS];
     uint64_t accesses[16];
     uint64_t data_bytes;
     uint64_t data_losses;   /* support packets with dloss */

@@ -95,7 +95,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         st.type_bits = 1;
         st.dparams = (ETraceDataParams) {
             .daddress_width = dopt & 0x20 ? 32 : 64,
-            .data_width = 64,
+            .data_width = dopt & 0x40 ? 128 : 64,
+            .lrid_width = dopt & 0x80 ? 1 + ((dopt >> 3) & 3) : 0,
             .mmacas = dopt & 1,
             .noaddr = dopt & 2,
             .nodata = dopt & 4,

@@ -598,8 +598,8 @@ static void ir_kind(const EtdImage *img, uint32_t insn, unsigned size,
  * reports them (docs/devel/riscv-cflow.rst, "Data events"): loads and
  * stores, floating-point ones (flh, flw, fld and their stores), vector
  * loads and stores (width 0, 5, 6, 7 of the same opcodes: one access per
- * active element, ETD_DATA_VECTOR), AMOs, LR/SC and compare-and-swap up
- * to 8 bytes (amocas.d on RV32 too; not amocas.q, nor ssamoswap),
+ * active element, ETD_DATA_VECTOR), AMOs, LR/SC and compare-and-swap
+ * (amocas.d on RV32 too, amocas.q on RV64; not ssamoswap),
  * hypervisor loads and stores, and with shadow stacks on, sspush and
  * sspopchk.
  */
@@ -619,6 +619,9 @@ static unsigned data_accesses32(const EtdImage *img, uint32_t insn)
         }
         return funct3 <= 3;
     case 0x2f:          /* AMO */
+        if (funct3 == 4 && funct5 == 0x05) {
+            return !img->rv32;          /* amocas.q */
+        }
         if (funct3 > 3 || funct5 == 0x09) {
             return 0;
         }

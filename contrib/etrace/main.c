@@ -106,6 +106,15 @@ static void out_flow(EtdMain *m, unsigned src, uint64_t pc, uint8_t priv)
                                                 sizeof(sym)));
 }
 
+/* A value of 2^@size bytes in hex, @hi its bytes 8 to 15. */
+static int out_value(char *p, unsigned size, uint64_t lo, uint64_t hi)
+{
+    if (size > 3 && hi) {
+        return sprintf(p, "%" PRIx64 "%016" PRIx64, hi, lo);
+    }
+    return sprintf(p, "%" PRIx64, lo);
+}
+
 /*
  * "SRC data TYPE BYTES [addr=A] [value=V] [operand=O] [mma] insn=PC": an
  * access and its instruction (? for none), the fields the packet has, in
@@ -130,10 +139,12 @@ static void out_access(void *opaque, unsigned src, uint64_t pc,
         p += sprintf(p, " addr=%" PRIx64, a->addr);
     }
     if (has & ETRACE_DHAS_DATA) {
-        p += sprintf(p, " value=%" PRIx64, a->data);
+        p += sprintf(p, " value=");
+        p += out_value(p, a->size, a->data, a->data_hi);
     }
     if (has & ETRACE_DHAS_OPERAND) {
-        p += sprintf(p, " operand=%" PRIx64, a->operand);
+        p += sprintf(p, " operand=");
+        p += out_value(p, a->size, a->operand, a->operand_hi);
     }
     if (a->mma) {
         p += sprintf(p, " mma");
@@ -380,9 +391,12 @@ static bool parse_params(ETraceParams *params, ETraceDataParams *dparams,
         } else if (!strcmp(pair[0], "daddress_width_p") && v >= 8 &&
                    v <= 64) {
             dparams->daddress_width = v;
-        } else if (!strcmp(pair[0], "data_width_p") && v >= 8 && v <= 64 &&
-                   !(v & (v - 1))) {
+        } else if (!strcmp(pair[0], "data_width_p") && v >= 8 &&
+                   v <= 128 && !(v & (v - 1))) {
             dparams->data_width = v;
+        } else if (!strcmp(pair[0], "lrid_width_p") &&
+                   v <= ETRACE_DATA_LRID_MAX_BITS) {
+            dparams->lrid_width = v;
         } else if (!strcmp(pair[0], "data_format_bits") && v <= 3) {
             dparams->format_bits = v;
         } else if (!strcmp(pair[0], "srcid_bits") && v <= 12) {
@@ -522,7 +536,7 @@ static bool parse_options(int *argc, char ***argv, EtdOptions *o)
           "privilege_width_p, ecause_width_p, bpred_size_p, cache_size_p, "
           "return_stack_size_p, "
           "f0s_width_p, srcid_bits, timestamp_bytes, daddress_width_p, "
-          "data_width_p, data_format_bits); may be repeated",
+          "data_width_p, lrid_width_p, data_format_bits); may be repeated",
           "NAME=VALUE,..." },
         { "data", 'd', 0, G_OPTION_ARG_NONE, &o->data,
           "the encoder implements data trace: a type field (1 bit) "

@@ -22,8 +22,8 @@ static void access_cb(unsigned int cpu, qemu_plugin_meminfo_t info,
                       uint64_t vaddr, void *udata)
 {
     qemu_plugin_mem_value v = qemu_plugin_mem_get_value(info);
-    uint64_t value;
-    char line[128];
+    uint64_t value, high = 0;
+    char line[160], hex[40];
 
     switch (v.type) {
     case QEMU_PLUGIN_MEM_VALUE_U8:
@@ -39,15 +39,21 @@ static void access_cb(unsigned int cpu, qemu_plugin_meminfo_t info,
         value = v.data.u64;
         break;
     default:
-        /* 128 bits: the low half (no hart here makes such an access) */
+        /* 128 bits (amocas.q) */
         value = v.data.u128.low;
+        high = v.data.u128.high;
         break;
     }
+    if (high) {
+        snprintf(hex, sizeof(hex), "%" PRIx64 "%016" PRIx64, high, value);
+    } else {
+        snprintf(hex, sizeof(hex), "%" PRIx64, value);
+    }
     snprintf(line, sizeof(line),
-             "cpu %u 0x%" PRIx64 ",0x%" PRIx64 ",%u,%s,0x%" PRIx64 "\n",
+             "cpu %u 0x%" PRIx64 ",0x%" PRIx64 ",%u,%s,0x%s\n",
              cpu, (uint64_t)(uintptr_t)udata, vaddr,
              1u << qemu_plugin_mem_size_shift(info),
-             qemu_plugin_mem_is_store(info) ? "store" : "load", value);
+             qemu_plugin_mem_is_store(info) ? "store" : "load", hex);
     qemu_plugin_outs(line);
 }
 

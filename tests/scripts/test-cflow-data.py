@@ -79,6 +79,9 @@ BLOCK = re.compile(r'riscv_cf_block hart \d+: block 0x([0-9a-f]+)\.\.')
 DATA = re.compile(r'riscv_cf_data hart \d+: data type (\d+) (\d+) bytes '
                   r'at 0x([0-9a-f]+) value 0x([0-9a-f]+) operand '
                   r'0x([0-9a-f]+) insn (\d+)')
+# the high halves of the 16-byte access of the line before (amocas.q)
+DATA_HIGH = re.compile(r'riscv_cf_data_high hart \d+: data high value '
+                       r'0x([0-9a-f]+) operand 0x([0-9a-f]+)')
 EXCEPTION = re.compile(r'riscv_cpu_do_interrupt: hart:(\d+), async:0, '
                        r'cause:[0-9a-f]+, epc:0x([0-9a-f]+)')
 
@@ -121,6 +124,13 @@ def parse(log):
             m = BLOCK.search(line)
             if m:
                 first = int(m.group(1), 16)
+                continue
+            m = DATA_HIGH.search(line)
+            if m:
+                e = events[-1]
+                events[-1] = e[:3] + (e[3] | int(m.group(1), 16) << 64,
+                                      e[4] | int(m.group(2), 16) << 64) + \
+                    e[5:]
                 continue
             m = DATA.search(line)
             if m:
@@ -416,13 +426,19 @@ def traced(args, tmp):
                   if any(lo <= a[4] < hi for lo, hi in images)]
         accesses = [a for a in accesses if a not in in_rom]
     protocol = roundtrip.protocol_of(extra)
+    # split signalling: lrid_width_p 1, 128-bit data for amocas.q
+    rv32 = args.cpu.startswith('rv32')
+    lrid_width = 1 if 'riscv-trace-encoder.data-split=on' in extra else 0
+    data_width = 128 if lrid_width and not rv32 and \
+        'zacas=on' in args.cpu else 64
     cmd = roundtrip.decoder_cmd(args.decoder, args.elf, rom, trace,
                                 srcid_bits, args.cpu, 'data', protocol)
     cmd[1:1] = ['--data'] + \
         (['--data-untied'] if args.data_filters else []) + \
         (['--shadow-stack'] if 'zicfiss=on' in args.cpu else []) + \
-        (['--param', 'daddress_width_p=32'] if args.cpu.startswith('rv32')
-         else [])
+        (['--param', 'daddress_width_p=32'] if rv32 else []) + \
+        (['--param', f'lrid_width_p=1,data_width_p={data_width}']
+         if lrid_width else [])
     res = subprocess.run(cmd, capture_output=True, text=True, check=False)
     if res.returncode != 0 or res.stderr:
         sys.exit(f'decoder failed (exit {res.returncode}): {" ".join(cmd)}'
@@ -431,8 +447,10 @@ def traced(args, tmp):
     with open(trace, 'rb') as f:
         try:
             ref = etrace_data.accesses(f.read(), protocol,
-                                       32 if args.cpu.startswith('rv32')
-                                       else 64, srcid_bits=srcid_bits)
+                                       32 if rv32 else 64,
+                                       srcid_bits=srcid_bits,
+                                       data_width=data_width,
+                                       lrid_width=lrid_width)
         except ValueError as e:
             sys.exit(f'te_data packets not as the spec lays them out: {e}')
     lines = [line for line in res.stdout.splitlines()
@@ -504,8 +522,9 @@ def logged(args, tmp):
     qemu.run_guest(qemu.command(
         args.qemu, cpu=args.cpu, kernel=args.elf,
         extra=args.qemu_args + plugin_args(args.plugin),
-        log_items='trace:riscv_cf_block,trace:riscv_cf_data,plugin,'
-                  'in_asm,int', log_file=log), 600)
+        log_items='trace:riscv_cf_block,trace:riscv_cf_data,'
+                  'trace:riscv_cf_data_high,plugin,in_asm,int',
+        log_file=log), 600)
     events, accesses, code = parse(log)
     return {0: events}, {0: accesses}, code
 

@@ -60,6 +60,10 @@ CASES = [
      ['-M', 'virt,trace=on', '-smp', '100', '-m', '2G'],
      f'trace: 100 harts need {funnels(100)} trace funnels, the machine '
      'has slots for 14'),
+    # Split signalling is a layout of data trace packets.
+    ('data-split without data trace',
+     ['-M', 'virt,trace=on', '-global', 'riscv-trace-encoder.data-split=on'],
+     'data-split needs data-trace=on'),
     # The UART has it: an error, not an abort.
     ('a chardev in use already',
      ['-M', 'virt,trace=on,trace-chardev=c', '-chardev', 'null,id=c',

@@ -27,21 +27,28 @@ static const ETraceDataParams mmacas = {
     .mmacas = true,
 };
 
-/* The payload of @a, encoded with @h, as hex bytes. */
+/*
+ * The payloads of @a, encoded with @h, as hex bytes: a split access's
+ * request, " / ", its data phase.
+ */
 static GString *encode_hex(const ETraceDataParams *p, ETraceDataHistory *h,
-                           const ETraceDataAccess *a, bool full_address,
-                           ETraceTeData *t)
+                           const ETraceDataAccess *a, bool full_address)
 {
     GString *s = g_string_new(NULL);
+    ETraceTeData t[2];
     ETraceBits b;
-    unsigned n, i;
+    unsigned n, i, k, packets;
 
-    etrace_data_encode(t, p, h, a, full_address);
-    etrace_te_data_pack(&b, p, t);
-    n = DIV_ROUND_UP(etrace_compressed_bits(&b), 8);
-    for (i = 0; i < n; i++) {
-        g_string_append_printf(s, "%s%02x", i ? " " : "",
-                               (uint8_t)(b.w[i / 8] >> (8 * (i % 8))));
+    packets = etrace_data_encode(t, p, h, a, full_address, 0);
+    g_assert_cmpuint(packets, ==, etrace_data_split(p, a->dtype) ? 2 : 1);
+    for (k = 0; k < packets; k++) {
+        etrace_te_data_pack(&b, p, &t[k]);
+        n = DIV_ROUND_UP(etrace_compressed_bits(&b), 8);
+        g_string_append(s, k ? " / " : "");
+        for (i = 0; i < n; i++) {
+            g_string_append_printf(s, "%s%02x", i ? " " : "",
+                                   (uint8_t)(b.w[i / 8] >> (8 * (i % 8))));
+        }
     }
     return s;
 }
@@ -59,6 +66,34 @@ static unsigned hex_bytes(const char *hex, uint8_t *out)
 }
 
 /*
+ * Read the packets of @hex ("... / ..." for a split access) with @dec
+ * into @back, as a decoder does: a request waits for its data phase.
+ */
+static void decode_hex(const ETraceDataParams *p, ETraceDataHistory *dec,
+                       const char *hex, ETraceDataAccess *back)
+{
+    g_auto(GStrv) packets = g_strsplit(hex, " / ", -1);
+    uint8_t sizes[1 << ETRACE_DATA_LRID_MAX_BITS];
+    unsigned k;
+
+    memset(sizes, 0xff, sizeof(sizes));
+    for (k = 0; packets[k]; k++) {
+        uint8_t bytes[40];
+        unsigned len = hex_bytes(packets[k], bytes);
+        const char *why = NULL;
+        ETraceTeData u;
+
+        g_assert_true(etrace_te_data_unpack(&u, p, sizes, bytes, len, &why));
+        g_assert_cmpuint(u.phase, ==,
+                         !packets[1] ? ETRACE_DPHASE_UNIFIED :
+                         k ? ETRACE_DPHASE_DATA : ETRACE_DPHASE_REQUEST);
+        g_assert_true(etrace_data_decode(back, p, dec, &u, &why));
+        sizes[u.lrid] = k ? 0xff : back->size;
+    }
+    g_assert_cmpuint(k, ==, etrace_data_split(p, back->dtype) ? 2 : 1);
+}
+
+/*
  * Encode the accesses @a in order with one history, each to the bytes
  * @hex; then read them back with another and get each access.
  */
@@ -71,18 +106,12 @@ static void check_accesses(const ETraceDataParams *p, bool full_address,
 
     for (i = 0; i < n; i++) {
         g_autoptr(GString) s = NULL;
-        ETraceTeData t, u;
         ETraceDataAccess back;
-        uint8_t bytes[32];
-        unsigned len;
-        const char *why = NULL;
 
-        s = encode_hex(p, &enc, &a[i], full_address, &t);
+        s = encode_hex(p, &enc, &a[i], full_address);
         g_assert_cmpstr(s->str, ==, hex[i]);
 
-        len = hex_bytes(hex[i], bytes);
-        g_assert_true(etrace_te_data_unpack(&u, p, bytes, len, &why));
-        g_assert_true(etrace_data_decode(&back, p, &dec, &u, &why));
+        decode_hex(p, &dec, hex[i], &back);
         has = etrace_te_data_has(p, a[i].dtype);
         g_assert_cmpuint(back.dtype, ==, a[i].dtype);
         g_assert_cmpuint(back.mma, ==, a[i].mma);
@@ -93,6 +122,10 @@ static void check_accesses(const ETraceDataParams *p, bool full_address,
                         has & ETRACE_DHAS_DATA ? a[i].data : 0);
         g_assert_cmphex(back.operand, ==,
                         has & ETRACE_DHAS_OPERAND ? a[i].operand : 0);
+        g_assert_cmphex(back.data_hi, ==,
+                        has & ETRACE_DHAS_DATA ? a[i].data_hi : 0);
+        g_assert_cmphex(back.operand_hi, ==,
+                        has & ETRACE_DHAS_OPERAND ? a[i].operand_hi : 0);
     }
 }
 
@@ -108,6 +141,8 @@ static void test_size_bits(void)
     g_assert_cmpuint(etrace_data_size_bits(&p), ==, 2);
     p.data_width = 64;
     g_assert_cmpuint(etrace_data_size_bits(&p), ==, 2);
+    p.data_width = 128;
+    g_assert_cmpuint(etrace_data_size_bits(&p), ==, 3);
 }
 
 /*
@@ -331,6 +366,139 @@ static void test_address_only(void)
     check_accesses(&p, false, a, hex, ARRAY_SIZE(a));
 }
 
+/*
+ * Split signalling, E-Trace 2.0 (a 3-bit format, lrid_width_p 1, lrid
+ * always 0), request " / " data phase:
+ * 1. ld 0x1122334455667788 from 0x80001000, the first 8-byte access.
+ *    Request: format 000, size 11, lrid 0, diff 0, address 0x10000200
+ *    (its bits 9 and 28 at packet bits 16 and 35: 37 bits, 5 bytes).
+ *    Data phase: format 100, size 11, lrid 0, resp 10 (full), the 64-bit
+ *    data field (its last 1 at bit 68: 9 bytes).
+ * 2. ld 0x1122334455667789 from 0x80001008: diff 1, address 8 >> 3 = 1
+ *    (9 bits); the value XOR the last and the difference are both 1,
+ *    one byte where full takes 8: XOR, resp 01, data 0x01.
+ * 3. amoadd.d at 0x80002000, rs2 5, 0x100 read: format 110, subtype
+ *    001, size 11, lrid 0, diff 10 (0xff8 >> 3 = 0x1ff), op_len 000,
+ *    operand 05, address 0x1ff.  The 2.0 atomic data phase: format 111,
+ *    lrid 0, resp 10, no size field, data_len 001 (0x100 takes 2 bytes:
+ *    3 bits as wide as the request's size 3), data 0x0100.
+ */
+static void test_split_20(void)
+{
+    static const ETraceDataParams p = {
+        .daddress_width = 64, .data_width = 64, .format_bits = 3,
+        .lrid_width = 1,
+    };
+    static const ETraceDataAccess a[] = {
+        { .dtype = ETRACE_DTYPE_LOAD, .size = 3, .addr = 0x80001000,
+          .data = 0x1122334455667788 },
+        { .dtype = ETRACE_DTYPE_LOAD, .size = 3, .addr = 0x80001008,
+          .data = 0x1122334455667789 },
+        { .dtype = ETRACE_DTYPE_AMO_ADD, .size = 3, .addr = 0x80002000,
+          .data = 0x100, .operand = 5 },
+    };
+    static const char *const hex[] = {
+        "18 00 01 00 08 / 9c 88 77 66 55 44 33 22 11",
+        "d8 00 / 5c 01",
+        "ce 44 c1 7f / 67 00 02",
+    };
+
+    check_accesses(&p, false, a, hex, ARRAY_SIZE(a));
+}
+
+/*
+ * Split atomic without address (trTeDataNoAddr), 2.0: amoswap.w, rs2
+ * 0x7f, 0x80 read.  Request: format 110, subtype 000, size 10, lrid 0,
+ * diff 00, the operand in a data_width_p field (19 bits).  Data phase:
+ * format 111, lrid 0, resp 10, data_len 01 (0x80 takes 2 bytes: its
+ * byte alone would be negative), data 0x0080.
+ */
+static void test_split_20_noaddr(void)
+{
+    static const ETraceDataParams p = {
+        .daddress_width = 64, .data_width = 64, .format_bits = 3,
+        .lrid_width = 1, .noaddr = true,
+    };
+    static const ETraceDataAccess a[] = {
+        { .dtype = ETRACE_DTYPE_AMO_SWAP, .size = 2, .addr = 0x80002000,
+          .data = 0x80, .operand = 0x7f },
+    };
+    static const char *const hex[] = {
+        "86 f8 03 / 67 80 00",
+    };
+
+    check_accesses(&p, false, a, hex, ARRAY_SIZE(a));
+}
+
+/*
+ * amocas.q with the MMA/CAS layouts, split signalling and data_width_p
+ * 128 (a 3-bit size field, 4-bit op_len):
+ * 1. a swap at 0x80003000, rs2 pair 0x0123456789abcdef_fedcba9876543210,
+ *    5 read.  Request: class 10, subformat 1000, size 100, lrid 0, diff
+ *    00, op_len 1111 (16 bytes), the operand, address 0x8000300 (its
+ *    last 1 at bit 171: 22 bytes).  Data phase: class 11, size 100,
+ *    lrid 0, resp 10, data 5 in a 128-bit field.
+ * 2. a failed one at 0x80003010, rs2 pair -2: not split (no value):
+ *    subformat 0111, size 100, diff 10, op_len 0000, operand 0xfe,
+ *    address 0x10 >> 4 = 1.
+ * 3. a swap at 0x80003020, rs2 1, 0xffffffffffffffff_7fffffffffffffff
+ *    read (9 bytes as a signed number): request diff 10, op_len 0000,
+ *    operand 01, address 1; data phase: the 0 of bit 71, then one 1
+ *    for the rest: 10 bytes.
+ */
+static void test_split_cas128(void)
+{
+    static const ETraceDataParams p = {
+        .daddress_width = 64, .data_width = 128, .format_bits = 2,
+        .lrid_width = 1, .mmacas = true,
+    };
+    static const ETraceDataAccess a[] = {
+        { .dtype = ETRACE_DTYPE_AMO_SWAP, .size = 4, .addr = 0x80003000,
+          .data = 5, .operand = 0xfedcba9876543210,
+          .operand_hi = 0x0123456789abcdef },
+        { .dtype = ETRACE_DTYPE_CAS_FAIL, .size = 4, .addr = 0x80003010,
+          .data = 0, .data_hi = 0x8000000000000000,
+          .operand = 0xfffffffffffffffe, .operand_hi = UINT64_MAX },
+        { .dtype = ETRACE_DTYPE_AMO_SWAP, .size = 4, .addr = 0x80003020,
+          .data = 0x7fffffffffffffff, .data_hi = UINT64_MAX,
+          .operand = 1 },
+    };
+    static const char *const hex[] = {
+        "22 f1 10 32 54 76 98 ba dc fe ef cd ab 89 67 45 23 01 "
+        "00 03 00 08 / 93 05",
+        "1e 05 ff 00",
+        "22 09 01 01 / 93 ff ff ff ff ff ff ff 7f ff",
+    };
+
+    check_accesses(&p, false, a, hex, ARRAY_SIZE(a));
+}
+
+/* A data phase must have its request; one with an error is refused. */
+static void test_split_refused(void)
+{
+    static const ETraceDataParams p20 = {
+        .daddress_width = 64, .data_width = 64, .format_bits = 3,
+        .lrid_width = 1,
+    };
+    static const uint8_t atomic_data[] = { 0x27 };  /* 111, 0, resp 10 */
+    static const uint8_t error[] = { 0x1c, 0x00 };  /* 100, 11, 0, 00 */
+    uint8_t sizes[1 << ETRACE_DATA_LRID_MAX_BITS];
+    ETraceTeData t;
+    const char *why = NULL;
+
+    memset(sizes, 0xff, sizeof(sizes));
+    g_assert_false(etrace_te_data_unpack(&t, &p20, sizes, atomic_data, 1,
+                                         &why));
+    g_assert_nonnull(strstr(why, "no request"));
+    g_assert_false(etrace_te_data_unpack(&t, &p20, sizes, error, 2, &why));
+    g_assert_nonnull(strstr(why, "error response"));
+    sizes[0] = 2;
+    g_assert_true(etrace_te_data_unpack(&t, &p20, sizes, atomic_data, 1,
+                                        &why));
+    g_assert_cmpuint(t.phase, ==, ETRACE_DPHASE_DATA);
+    g_assert_cmpuint(t.size, ==, 2);
+}
+
 /* Packets these parameters never produce are refused, with a reason. */
 static void test_refused(void)
 {
@@ -349,20 +517,21 @@ static void test_refused(void)
 
     p32.data_width = 32;
     noaddr.noaddr = true;
-    g_assert_false(etrace_te_data_unpack(&t, &mmacas, csr, 1, &why));
+    g_assert_false(etrace_te_data_unpack(&t, &mmacas, NULL, csr, 1, &why));
     g_assert_nonnull(strstr(why, "CSR"));
-    g_assert_false(etrace_te_data_unpack(&t, &mmacas, reserved, 1, &why));
+    g_assert_false(etrace_te_data_unpack(&t, &mmacas, NULL, reserved, 1, &why));
     g_assert_nonnull(strstr(why, "reserved"));
-    g_assert_false(etrace_te_data_unpack(&t, &mmacas, split, 1, &why));
+    g_assert_false(etrace_te_data_unpack(&t, &mmacas, NULL, split, 1, &why));
     g_assert_nonnull(strstr(why, "split"));
-    g_assert_false(etrace_te_data_unpack(&t, &atomic20, split20, 1, &why));
+    g_assert_false(etrace_te_data_unpack(&t, &atomic20, NULL,
+                                         split20, 1, &why));
     g_assert_nonnull(strstr(why, "split"));
-    g_assert_false(etrace_te_data_unpack(&t, &p32, wide, 1, &why));
+    g_assert_false(etrace_te_data_unpack(&t, &p32, NULL, wide, 1, &why));
     g_assert_nonnull(strstr(why, "wider"));
-    g_assert_false(etrace_te_data_unpack(&t, &noaddr, diff2, 1, &why));
+    g_assert_false(etrace_te_data_unpack(&t, &noaddr, NULL, diff2, 1, &why));
     g_assert_nonnull(strstr(why, "reserved"));
     /* 00, 11, diff 01 (XOR) with no 8-byte value since a sync */
-    g_assert_true(etrace_te_data_unpack(&t, &noaddr, xor_first, 2, &why));
+    g_assert_true(etrace_te_data_unpack(&t, &noaddr, NULL, xor_first, 2, &why));
     g_assert_cmpuint(t.diff, ==, ETRACE_DDIFF_XOR);
     g_assert_false(etrace_data_decode(&a, &noaddr, &h, &t, &why));
     g_assert_nonnull(strstr(why, "synchronisation"));
@@ -418,6 +587,10 @@ int main(int argc, char **argv)
     g_test_add_func("/etrace-data/data-only-atomic", test_data_only_atomic);
     g_test_add_func("/etrace-data/address-only", test_address_only);
     g_test_add_func("/etrace-data/refused", test_refused);
+    g_test_add_func("/etrace-data/split-2.0", test_split_20);
+    g_test_add_func("/etrace-data/split-2.0-noaddr", test_split_20_noaddr);
+    g_test_add_func("/etrace-data/split-cas128", test_split_cas128);
+    g_test_add_func("/etrace-data/split-refused", test_split_refused);
     g_test_add_func("/etrace-data/framed", test_framed);
     return g_test_run();
 }

@@ -202,6 +202,8 @@ struct RISCVTraceEncoder {
     bool reset_data_full_addr;
     bool reset_data_stall;
     bool reset_data_drop;
+    /* data-split: split signalling (ETraceDataParams.lrid_width) */
+    bool data_split;
     bool reset_stall;
     /* "2.0" or "2.1", and the parameters that follow from it */
     char *protocol;
@@ -587,10 +589,12 @@ static void te_emit(void *opaque, const ETraceTeInst *t)
 }
 
 /*
- * The te_data packet of a data event.  The 2.0 layouts have no code for a
- * failed compare-and-swap, which is then the load it is, nor for the
+ * The te_data packets of a data event.  The 2.0 layouts have no code for
+ * a failed compare-and-swap, which is then the load it is, nor for the
  * accesses of a multi-memory access instruction, which are then the
- * loads and stores they are.
+ * loads and stores they are.  A 16-byte access (amocas.q) is two events,
+ * the second with the high halves; wider than data_width_p (unified
+ * signalling, whose packets cannot hold it), it is lost and said so.
  */
 static void te_data(RISCVTraceEncoder *s, const RISCVCFEvent *ev)
 {
@@ -605,16 +609,29 @@ static void te_data(RISCVTraceEncoder *s, const RISCVCFEvent *ev)
         .operand = ev->insns,
     };
     uint64_t time;
-    ETraceTeData t;
+    ETraceTeData t[2];
     ETraceBits b;
+    unsigned i, n;
 
-    if (s->data_dropped) {
+    if (s->data_dropped || (ev->info & RISCV_CFLOW_EV_DATA_HIGH)) {
         return;
     }
     if (unlikely(etrace_filter_data_on(&s->filter)) &&
         !etrace_filter_data(&s->filter, s->block_addr, s->block_priv,
                             a.dtype, a.size, a.addr)) {
         return;
+    }
+    if (unlikely(a.size > 3)) {
+        /* the high halves follow in the same batch of events */
+        if (!(ev[1].info & RISCV_CFLOW_EV_DATA_HIGH) ||
+            (8u << a.size) > p.data_width) {
+            s->data_dropped = true;
+            trace_riscv_trace_encoder_data_too_wide(s->cpu->env.mhartid,
+                                                    8u << a.size);
+            return;
+        }
+        a.data_hi = ev[1].dst;
+        a.operand_hi = ev[1].insns;
     }
     /* The data event's count is its instruction's index in the block. */
     time = s->encap.timestamp_bytes ?
@@ -624,9 +641,12 @@ static void te_data(RISCVTraceEncoder *s, const RISCVCFEvent *ev)
     }
     p.noaddr = s->data_noaddr;
     p.nodata = s->data_nodata;
-    etrace_data_encode(&t, &p, &s->dhist, &a, s->data_full_addr);
-    etrace_te_data_pack(&b, &p, &t);
-    te_frame(s, &b, TE_TYPE_DATA, time);
+    /* One load at a time: request ID 0 (ETraceDataParams.lrid_width) */
+    n = etrace_data_encode(t, &p, &s->dhist, &a, s->data_full_addr, 0);
+    for (i = 0; i < n; i++) {
+        etrace_te_data_pack(&b, &p, &t[i]);
+        te_frame(s, &b, TE_TYPE_DATA, time);
+    }
 }
 
 /*
@@ -1459,24 +1479,28 @@ static void te_vm_state_change(void *opaque, bool running, RunState state)
 
 /*
  * The te_data packets of the hart: addresses as wide as its XLEN, values
- * up to 64 bits; the MMA/CAS extension's layouts with protocol 2.1; a
+ * up to 64 bits (128 with split signalling on an RV64 hart with Zacas,
+ * for amocas.q); the MMA/CAS extension's layouts with protocol 2.1; a
  * format field as narrow as the accesses the hart can make allow
- * (ETraceDataParams).
+ * (ETraceDataParams).  Split signalling has one load at a time: a 1-bit
+ * lrid, always 0.
  */
 static void te_data_params(RISCVTraceEncoder *s)
 {
     const RISCVCPUConfig *cfg = &s->cpu->cfg;
+    bool rv64 = s->cpu->env.misa_mxl != MXL_RV32;
     bool atomics = cfg->ext_zaamo || cfg->ext_zalrsc ||
                    riscv_has_ext(&s->cpu->env, RVA);
     bool mma = cfg->ext_zcmp || riscv_has_ext(&s->cpu->env, RVV);
     bool mmacas = s->params.protocol >= ETRACE_PROTOCOL_2_1;
+    bool wide = s->data_split || atomics;
 
     s->dparams = (ETraceDataParams) {
-        .daddress_width = s->cpu->env.misa_mxl == MXL_RV32 ? 32 : 64,
-        .data_width = 64,
+        .daddress_width = rv64 ? 64 : 32,
+        .data_width = s->data_split && rv64 && cfg->ext_zacas ? 128 : 64,
+        .lrid_width = s->data_split ? 1 : 0,
         .mmacas = mmacas,
-        .format_bits = mmacas ? (atomics ? 2 : mma ? 1 : 0) :
-                                (atomics ? 3 : 2),
+        .format_bits = mmacas ? (wide ? 2 : mma ? 1 : 0) : (wide ? 3 : 2),
     };
 }
 
@@ -1518,6 +1542,10 @@ static void te_realize(DeviceState *dev, Error **errp)
     } else {
         error_setg(errp, "protocol '%s' is not one this encoder implements "
                    "(2.0, 2.1)", s->protocol);
+        return;
+    }
+    if (s->data_split && !s->data_trace) {
+        error_setg(errp, "data-split needs data-trace=on");
         return;
     }
     te_data_params(s);
@@ -1928,6 +1956,7 @@ static const VMStateDescription vmstate_te_data = {
                              ETRACE_DATA_SIZES),
         VMSTATE_UINT64_ARRAY(dhist.data, RISCVTraceEncoder,
                              ETRACE_DATA_SIZES),
+        VMSTATE_UINT64(dhist.data_hi, RISCVTraceEncoder),
         VMSTATE_UINT8(dhist.addr_valid, RISCVTraceEncoder),
         VMSTATE_UINT8(dhist.data_valid, RISCVTraceEncoder),
         VMSTATE_BOOL(enc.cfg.denable, RISCVTraceEncoder),
@@ -2016,6 +2045,8 @@ static const Property te_properties[] = {
     DEFINE_PROP_BOOL("data-stall", RISCVTraceEncoder, reset_data_stall,
                      false),
     DEFINE_PROP_BOOL("data-drop", RISCVTraceEncoder, reset_data_drop, false),
+    /* te_data packets of split signalling: a load in two */
+    DEFINE_PROP_BOOL("data-split", RISCVTraceEncoder, data_split, false),
     /* With "start": trTeInstStallEna from reset */
     DEFINE_PROP_BOOL("stall", RISCVTraceEncoder, reset_stall, false),
     DEFINE_PROP_BOOL("x-branch-map", RISCVTraceEncoder, branch_map, true),

@@ -498,6 +498,9 @@ static void cf_log_drain(CPURISCVState *env, void *opaque,
                                  ev[i].info & RISCV_CFLOW_EV_FIRST_RVC ? 2 : 4,
                                  ev[i].info & RISCV_CFLOW_EV_LAST_RVC ? 2 : 4,
                                  ev[i].count);
+        } else if (riscv_cf_event_kind(&ev[i]) == RISCV_CFLOW_EV_DATA &&
+                   (ev[i].info & RISCV_CFLOW_EV_DATA_HIGH)) {
+            trace_riscv_cf_data_high(env->mhartid, ev[i].dst, ev[i].insns);
         } else if (riscv_cf_event_kind(&ev[i]) == RISCV_CFLOW_EV_DATA) {
             trace_riscv_cf_data(env->mhartid,
                                 riscv_cf_event_data_type(&ev[i]),

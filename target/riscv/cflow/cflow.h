@@ -154,14 +154,20 @@
  * consumer that only looks at transfer types (CTR) passes over it.
  */
 #define RISCV_CFLOW_EV_DATA            3
-/* Data: log2 of the access's bytes. */
+/* Data: log2 of the access's bytes (4: amocas.q). */
 #define RISCV_CFLOW_EV_DATA_SIZE_SHIFT 16
-#define RISCV_CFLOW_EV_DATA_SIZE       MAKE_64BIT_MASK(16, 2)
+#define RISCV_CFLOW_EV_DATA_SIZE       MAKE_64BIT_MASK(16, 3)
 /*
  * Data: one of the accesses of an instruction that makes several
  * (cm.push, cm.pop, cm.popret, cm.popretz), in the order it makes them.
  */
-#define RISCV_CFLOW_EV_DATA_MMA        BIT(18)
+#define RISCV_CFLOW_EV_DATA_MMA        BIT(19)
+/*
+ * Data: the bytes 8 to 15 of the value and the operand of the 16-byte
+ * access of the event before it (which has the low ones); the other
+ * fields are that event's.
+ */
+#define RISCV_CFLOW_EV_DATA_HIGH       BIT(20)
 #define RISCV_CFLOW_EV_DATA_TYPE_SHIFT 24
 #define RISCV_CFLOW_EV_DATA_TYPE       MAKE_64BIT_MASK(24, 4)
 /*
