@@ -48,6 +48,8 @@ void etd_data_te_inst(EtdDecoder *d, const ETraceTeInst *t)
     d->dparams.noaddr = opt & ETRACE_DOPT_NOADDR;
     d->dparams.nodata = opt & ETRACE_DOPT_NODATA;
     if (t->dloss) {
+        /* a request may have lost its data phase */
+        memset(d->dreq_size, 0xff, sizeof(d->dreq_size));
         d->data_losses++;
         if (d->sink->data_lost) {
             d->sink->data_lost(d->sink->opaque, d->src);

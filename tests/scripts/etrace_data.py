@@ -62,6 +62,10 @@ class Reader:
         self.data = {}
         if p['subformat'] != 3:
             return
+        if p.get('dloss'):
+            # data packets were lost: a request may have lost its data
+            # phase
+            self.requests = {}
         if 'iret_ext' in p:
             self.mmacas = bool(p['mmacas_ext'])
             self.noaddr, self.nodata = bool(p['noaddr']), bool(p['nodata'])

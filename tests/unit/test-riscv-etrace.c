@@ -1750,8 +1750,11 @@ static void test_enc_configure_keeps_branches(void)
 
 static ETraceFilterRegs fregs;
 static ETraceFilter filt;
-/* The encoder implements data trace: data filters can be set. */
-static bool fdata = true;
+/*
+ * The encoder implements data trace (data filters can be set) of these
+ * sizes: 1 to 8 bytes; 16 with data_width_p 128.
+ */
+static unsigned fdata = 0xf;
 
 static void wr(unsigned offset, uint32_t val)
 {
@@ -1834,7 +1837,7 @@ static void test_filter_registers(void)
     unsigned i, pass;
 
     for (pass = 0; pass < 2; pass++) {
-        fdata = pass;
+        fdata = pass ? 0xf : 0;
         memset(&fregs, 0, sizeof(fregs));
         for (i = 0; i < ARRAY_SIZE(want); i++) {
             wr(want[i].offset, 0xffffffff);
@@ -1844,12 +1847,17 @@ static void test_filter_registers(void)
                             fdata ? want[i].data_val : want[i].val);
         }
     }
+    /* data_width_p 128 (split signalling, Zacas): dsize 4 too */
+    fdata = 0x1f;
+    wr(FILTER(0, 0x18), 0xffffffff);
+    g_assert_cmphex(rd(FILTER(0, 0x18)), ==, 0x1fff83);
+    fdata = 0xf;
     /* context (1) and tval (2) inputs read as iaddr */
     wr(COMP(1, 0x00), 1 << ETRACE_COMP_P_INPUT_SHIFT |
                       2 << ETRACE_COMP_S_INPUT_SHIFT);
     g_assert_cmphex(rd(COMP(1, 0x00)), ==, 0);
     g_assert_false(etrace_filter_reg_read(&fregs, 0x010, &val));
-    g_assert_false(etrace_filter_reg_write(&fregs, 0x800, 1, true));
+    g_assert_false(etrace_filter_reg_write(&fregs, 0x800, 1, 0xf));
 }
 
 /*

@@ -596,7 +596,7 @@ bool etrace_data_decode(ETraceDataAccess *a, const ETraceDataParams *p,
     if ((has & ETRACE_DHAS_DATA) && !request) {
         unsigned code = t->diff;
 
-        if (has & ETRACE_DHAS_ADDR && code == ETRACE_DDIFF_ADDR) {
+        if ((has & ETRACE_DHAS_ADDR) && code == ETRACE_DDIFF_ADDR) {
             code = ETRACE_DDIFF_FULL;
         }
         return decode_value(a, h, s, t->data, t->data_hi,

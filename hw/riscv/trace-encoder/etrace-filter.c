@@ -36,10 +36,9 @@
 /*
  * The access types the hart reports: load, store, failed compare-and-swap
  * (7, which the MMA/CAS extension adds), the atomics, failed
- * store-conditional; sizes 1 to 8 bytes.
+ * store-conditional; the sizes are the caller's.
  */
-#define FILTER_MATCH_DATA_RW \
-    (0xff83u | 0xfu << ETRACE_FILTER_DSIZE_SHIFT)
+#define FILTER_MATCH_DTYPE_RW   0xff83u
 /* Privileges U, S/HS, M, VU, VS (not D: no debug mode); the interrupt. */
 #define FILTER_MATCH_INST_RW \
     (1u << ETRACE_PRIV_U | 1u << ETRACE_PRIV_S | 1u << ETRACE_PRIV_M | \
@@ -159,14 +158,14 @@ bool etrace_filter_reg_read(const ETraceFilterRegs *r, unsigned offset,
 }
 
 /* An input field of trTeComp?Control: iaddr, or daddr with data trace. */
-static uint32_t comp_input(uint32_t val, unsigned shift, bool data)
+static uint32_t comp_input(uint32_t val, unsigned shift, unsigned data)
 {
     return (data && COMP_INPUT(val, shift) == ETRACE_COMP_INPUT_DADDR ?
             ETRACE_COMP_INPUT_DADDR : ETRACE_COMP_INPUT_IADDR) << shift;
 }
 
 bool etrace_filter_reg_write(ETraceFilterRegs *r, unsigned offset,
-                             uint32_t val, bool data)
+                             uint32_t val, unsigned data)
 {
     unsigned shift, i;
     FilterReg kind;
@@ -194,7 +193,9 @@ bool etrace_filter_reg_write(ETraceFilterRegs *r, unsigned offset,
         r->match_ecause[i] = deposit64(r->match_ecause[i], shift, 32, val);
         break;
     case FREG_MATCH_DATA:
-        r->match_data[i] = data ? val & FILTER_MATCH_DATA_RW : 0;
+        r->match_data[i] = data ? val & (FILTER_MATCH_DTYPE_RW |
+                                         data << ETRACE_FILTER_DSIZE_SHIFT)
+                                : 0;
         break;
     case FREG_COMP_CONTROL:
         r->comp_control[i] = (val & COMP_CONTROL_RW) |

@@ -1307,6 +1307,18 @@ static void te_write_control(RISCVTraceEncoder *s, uint32_t val)
  * write-1-to-clear.  Nothing is writable unless data trace is
  * implemented.
  */
+/*
+ * With data trace, the access sizes the hart reports (bit N: 2^N bytes):
+ * 1 to 8 bytes, and 16 (amocas.q) when data_width_p is 128; else 0.
+ */
+static unsigned te_data_sizes(RISCVTraceEncoder *s)
+{
+    if (!s->data_trace) {
+        return 0;
+    }
+    return s->dparams.data_width >= 128 ? 0x1f : 0xf;
+}
+
 static void te_write_data_control(RISCVTraceEncoder *s, uint32_t val)
 {
     uint32_t sticky = s->data_control & TE_DATA_CONTROL_W1C & ~val;
@@ -1364,7 +1376,7 @@ static void te_write(void *opaque, hwaddr addr, uint64_t val64,
         return;
     default:
         if (!etrace_filter_reg_write(&s->filter_regs, addr, val,
-                                     s->data_trace)) {
+                                     te_data_sizes(s))) {
             return;
         }
         break;

@@ -140,13 +140,15 @@ bool etrace_filter_reg_read(const ETraceFilterRegs *r, unsigned offset,
 /**
  * etrace_filter_reg_write: write a register (WARL: what is not
  * implemented stays 0)
- * @data: data trace is implemented: trTeDataFilters, the dtype and dsize
- *        conditions and the daddr comparator input can be set
+ * @data: 0 without data trace; with it, the sizes the hart reports, bit
+ *        N for accesses of 2^N bytes (the dsize bits that can be set):
+ *        trTeDataFilters, the dtype and dsize conditions and the daddr
+ *        comparator input can then be set
  *
  * Returns false for an offset that is none of them.
  */
 bool etrace_filter_reg_write(ETraceFilterRegs *r, unsigned offset,
-                             uint32_t val, bool data);
+                             uint32_t val, unsigned data);
 
 /**
  * etrace_filter_configure: take a new copy of the registers
