@@ -65,7 +65,7 @@ static inline uint64_t low_mask(unsigned bits)
  * sext2: the low @bits (1 to 128) sign-extended to 128; trunc2: cut to
  * @bits.
  */
-static void sext2(uint64_t *lo, uint64_t *hi, unsigned bits)
+static inline void sext2(uint64_t *lo, uint64_t *hi, unsigned bits)
 {
     if (bits <= 64) {
         *lo = sext(*lo, bits);
@@ -75,7 +75,7 @@ static void sext2(uint64_t *lo, uint64_t *hi, unsigned bits)
     }
 }
 
-static void trunc2(uint64_t *lo, uint64_t *hi, unsigned bits)
+static inline void trunc2(uint64_t *lo, uint64_t *hi, unsigned bits)
 {
     if (bits <= 64) {
         *lo &= low_mask(bits);
@@ -86,7 +86,7 @@ static void trunc2(uint64_t *lo, uint64_t *hi, unsigned bits)
 }
 
 /* A field of @bits, at most 128: @lo, then @hi from bit 64 on. */
-static void put2(ETraceBits *b, uint64_t lo, uint64_t hi, unsigned bits)
+static inline void put2(ETraceBits *b, uint64_t lo, uint64_t hi, unsigned bits)
 {
     etrace_bits_put(b, lo, MIN(bits, 64));
     if (bits > 64) {
@@ -94,14 +94,14 @@ static void put2(ETraceBits *b, uint64_t lo, uint64_t hi, unsigned bits)
     }
 }
 
-static void get2(const ETraceBits *b, unsigned *pos, unsigned bits,
-                 uint64_t *lo, uint64_t *hi)
+static inline void get2(const ETraceBits *b, unsigned *pos, unsigned bits,
+                        uint64_t *lo, uint64_t *hi)
 {
     *lo = etrace_bits_get(b, pos, MIN(bits, 64));
     *hi = bits > 64 ? etrace_bits_get(b, pos, bits - 64) : 0;
 }
 
-static bool is_ldst(unsigned dtype)
+static inline bool is_ldst(unsigned dtype)
 {
     return dtype == ETRACE_DTYPE_LOAD || dtype == ETRACE_DTYPE_STORE;
 }
@@ -110,15 +110,15 @@ static bool is_ldst(unsigned dtype)
  * The layout of a packet with an address but no value: a unified one
  * without data (a 1-bit diff), or a load's request.
  */
-static bool addr_only_layout(const ETraceTeData *t, unsigned has)
+static inline bool addr_only_layout(const ETraceTeData *t, unsigned has)
 {
     return has == ETRACE_DHAS_ADDR ||
            (t->phase == ETRACE_DPHASE_REQUEST && is_ldst(t->dtype));
 }
 
 /* The 2.0 atomic data phase: no size field, a data_len. */
-static bool data_phase_20_atomic(const ETraceDataParams *p,
-                                 const ETraceTeData *t)
+static inline bool data_phase_20_atomic(const ETraceDataParams *p,
+                                        const ETraceTeData *t)
 {
     return !p->mmacas && !is_ldst(t->dtype);
 }
@@ -362,22 +362,14 @@ bool etrace_te_data_unpack(ETraceTeData *t, const ETraceDataParams *p,
 /*
  * Bytes of @lo:@hi, a value of 2^@size bytes, once its top bytes that
  * repeat the sign of the rest are left out (dataTracePayload.adoc,
- * "data_len").
+ * "data_len"): a byte for each 8 bits of it but its redundant sign bits.
  */
-static unsigned trimmed_bytes(uint64_t lo, uint64_t hi, unsigned size)
+static inline unsigned trimmed_bytes(uint64_t lo, uint64_t hi, unsigned size)
 {
-    unsigned n, bytes = MIN(1u << size, 8);
-    uint64_t full = sext(lo, 8 * bytes);
-
     if (size > 3 && hi != -(lo >> 63)) {
-        return 8 + trimmed_bytes(hi, 0, 3);
+        return 16 - clrsb64(hi) / 8;
     }
-    for (n = 1; n < bytes; n++) {
-        if (sext(lo, 8 * n) == full) {
-            break;
-        }
-    }
-    return n;
+    return 8 - clrsb64(sext(lo, 8u << MIN(size, 3))) / 8;
 }
 
 /*

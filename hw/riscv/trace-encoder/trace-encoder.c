@@ -563,6 +563,14 @@ static void te_frame(RISCVTraceEncoder *s, ETraceBits *b, unsigned type,
     if (s->buf_len + ETRACE_ENCAP_MAX_BYTES > TE_BUF_SIZE) {
         te_flush(s);
     }
+    /*
+     * Data packets were dropped (trTeDataDropEna) by that flush, or by
+     * the one before this access's request: this one goes too, as it
+     * may compress against them.
+     */
+    if (type == TE_TYPE_DATA && s->data_dropped) {
+        return;
+    }
     if (s->encap.type_bits) {
         etrace_bits_prefix(b, type, s->encap.type_bits);
     }
