@@ -203,6 +203,13 @@ static inline unsigned etd_block_insn_size(const EtdBlock *b, unsigned i)
 /* Address of instruction @i of @b. */
 uint64_t etd_block_insn_addr(const EtdBlock *b, unsigned i);
 
+/*
+ * The symbol (function or label) @pc is at or after: its address into
+ * @start and its name into @name (when not NULL); false without one.
+ */
+bool etd_image_symbol(EtdImage *img, uint64_t pc, uint64_t *start,
+                      const char **name);
+
 /* "function+0xoff" of @pc into @buf, or the hex address. */
 const char *etd_image_symbolize(EtdImage *img, uint64_t pc, char *buf,
                                 size_t len);

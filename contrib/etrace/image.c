@@ -32,6 +32,7 @@ typedef struct EtdSymbol {
 
 /* Direct-mapped front of the block table. */
 #define ETD_CACHE_BITS  16
+#define ETD_SYM_CACHE   4096
 
 struct EtdImage {
     GArray *segs;               /* EtdSegment, sorted by base */
@@ -43,6 +44,12 @@ struct EtdImage {
     bool shadow_stack;          /* sspush, sspopchk access memory */
     bool spec_links;            /* calls and returns of protocol 2.1 */
     GHashTable *blocks;         /* start address -> EtdBlock */
+    /* Direct-mapped: the symbol an address is in (etd_image_symbol()). */
+    struct {
+        uint64_t pc;
+        const EtdSymbol *sym;
+        bool valid;
+    } sym_cache[ETD_SYM_CACHE];
     struct {
         uint64_t pc;
         EtdBlock *b;
@@ -795,34 +802,59 @@ uint64_t etd_block_insn_addr(const EtdBlock *b, unsigned i)
     return b->start + 2 * small + 4 * (i - small);
 }
 
-const char *etd_image_symbolize(EtdImage *img, uint64_t pc, char *buf,
-                                size_t len)
+bool etd_image_symbol(EtdImage *img, uint64_t pc, uint64_t *start,
+                      const char **name)
 {
+    unsigned slot = (pc >> 1) & (ETD_SYM_CACHE - 1);
     unsigned lo = 0, hi;
     const EtdSymbol *best = NULL;
 
     if (!img->syms_sorted) {
         g_array_sort(img->syms, sym_cmp);
         img->syms_sorted = true;
+        memset(img->sym_cache, 0, sizeof(img->sym_cache));
     }
-    hi = img->syms->len;
-    while (lo < hi) {
-        unsigned mid = (lo + hi) / 2;
-        const EtdSymbol *s = &g_array_index(img->syms, EtdSymbol, mid);
+    if (img->sym_cache[slot].valid && img->sym_cache[slot].pc == pc) {
+        best = img->sym_cache[slot].sym;
+    } else {
+        hi = img->syms->len;
+        while (lo < hi) {
+            unsigned mid = (lo + hi) / 2;
+            const EtdSymbol *s = &g_array_index(img->syms, EtdSymbol, mid);
 
-        if (s->addr <= pc) {
-            best = s;
-            lo = mid + 1;
-        } else {
-            hi = mid;
+            if (s->addr <= pc) {
+                best = s;
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
         }
+        img->sym_cache[slot].pc = pc;
+        img->sym_cache[slot].sym = best;
+        img->sym_cache[slot].valid = true;
     }
     if (!best) {
+        return false;
+    }
+    *start = best->addr;
+    if (name) {
+        *name = best->name;
+    }
+    return true;
+}
+
+const char *etd_image_symbolize(EtdImage *img, uint64_t pc, char *buf,
+                                size_t len)
+{
+    const char *name;
+    uint64_t start;
+
+    if (!etd_image_symbol(img, pc, &start, &name)) {
         snprintf(buf, len, "0x%" PRIx64, pc);
-    } else if (best->addr == pc) {
-        snprintf(buf, len, "%s", best->name);
+    } else if (start == pc) {
+        snprintf(buf, len, "%s", name);
     } else {
-        snprintf(buf, len, "%s+0x%" PRIx64, best->name, pc - best->addr);
+        snprintf(buf, len, "%s+0x%" PRIx64, name, pc - start);
     }
     return buf;
 }

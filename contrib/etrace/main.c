@@ -15,13 +15,23 @@
 #include "qemu/bitops.h"
 #include "hw/riscv/etrace-enc.h"
 #include "etrace-decode.h"
+#include "calls.h"
+#include "chrome.h"
 
 typedef enum EtdOutput {
     ETD_OUT_ADDRS,
     ETD_OUT_FLOW,
     ETD_OUT_STATS,
     ETD_OUT_DATA,
+    ETD_OUT_FOLDED,
+    ETD_OUT_CHROME,
 } EtdOutput;
+
+/* The outputs made of calls and returns (calls.h). */
+static inline bool calls_output(EtdOutput o)
+{
+    return o == ETD_OUT_FOLDED || o == ETD_OUT_CHROME;
+}
 
 typedef struct EtdMain {
     EtdImage *img;
@@ -35,6 +45,11 @@ typedef struct EtdMain {
     /* --data-untied: accesses in stream order, none tied; how many */
     bool untied;
     uint64_t untied_accesses;
+    /* calls and returns, per source; the clock is timestamps */
+    EtdCalls *calls[ETD_MAX_SOURCES];
+    bool timed;
+    EtdCallSink call_sink;
+    EtdChrome chrome;
     FILE *out;
     char obuf[1 << 16];
     size_t olen;
@@ -164,9 +179,38 @@ static EtdTie *tie_of(EtdMain *m, unsigned src)
     return m->tie[src];
 }
 
+static EtdCalls *calls_of(EtdMain *m, unsigned src)
+{
+    if (!m->calls[src]) {
+        m->calls[src] = g_new(EtdCalls, 1);
+        etd_calls_init(m->calls[src], m->img, src, m->timed,
+                       m->call_sink.opaque ? &m->call_sink : NULL);
+    }
+    return m->calls[src];
+}
+
+/* One instruction retired: the run of one of its block. */
+static void calls_insn(EtdMain *m, unsigned src, uint64_t pc, uint8_t priv)
+{
+    EtdDecoder *d = etd_stream_decoder(&m->stream, src);
+    const EtdBlock *b = d->blk;
+    unsigned idx = d->idx;
+
+    if (!b || idx >= b->count || etd_block_insn_addr(b, idx) != pc) {
+        b = etd_image_block(m->img, pc);
+        idx = 0;
+    }
+    etd_calls_run(calls_of(m, src), b, idx, 1, priv);
+}
+
 static void sink_insn(void *opaque, unsigned src, uint64_t pc, uint8_t priv)
 {
     EtdMain *m = opaque;
+
+    if (calls_output(m->output)) {
+        calls_insn(m, src, pc, priv);
+        return;
+    }
 
     if (m->output == ETD_OUT_ADDRS) {
         out_addr(m, src, pc);
@@ -186,6 +230,10 @@ static void sink_run(void *opaque, unsigned src, const EtdBlock *b,
     uint64_t pc;
     unsigned i;
 
+    if (calls_output(m->output)) {
+        etd_calls_run(calls_of(m, src), b, from, n, priv);
+        return;
+    }
     if (m->output == ETD_OUT_STATS || m->output == ETD_OUT_DATA) {
         /* only the accesses */
         if (unlikely(m->stream.type_bits) && !m->untied) {
@@ -206,6 +254,10 @@ static void sink_trap(void *opaque, unsigned src, bool interrupt,
 {
     EtdMain *m = opaque;
 
+    if (calls_output(m->output)) {
+        etd_calls_trap(calls_of(m, src), interrupt, cause, epc);
+        return;
+    }
     if (m->output != ETD_OUT_FLOW) {
         return;
     }
@@ -250,6 +302,10 @@ static void sink_gap(void *opaque, unsigned src, const char *why)
     if (m->tie[src]) {
         etd_tie_gap(m->tie[src]);
     }
+    if (calls_output(m->output)) {
+        etd_calls_gap(calls_of(m, src), why);
+        return;
+    }
     if (m->output != ETD_OUT_FLOW) {
         return;
     }
@@ -263,6 +319,10 @@ static void sink_time(void *opaque, unsigned src, uint64_t time)
 {
     EtdMain *m = opaque;
 
+    if (calls_output(m->output)) {
+        etd_calls_time(calls_of(m, src), time);
+        return;
+    }
     if (m->output != ETD_OUT_FLOW) {
         return;
     }
@@ -497,7 +557,9 @@ typedef struct EtdOptions {
     gboolean shadow_stack;
     gboolean rv32;
     gboolean quiet;
-    /* from --output and --param */
+    char *clock;
+    /* from --output, --clock and --param */
+    bool clock_timestamps;
     EtdOutput kind;
     ETraceParams params;
     ETraceDataParams dparams;
@@ -513,6 +575,7 @@ static void free_options(EtdOptions *o)
     g_free(o->output);
     g_free(o->zc);
     g_free(o->protocol);
+    g_free(o->clock);
 }
 
 /* The options' values, checked; the stream argument is left in @argv. */
@@ -527,8 +590,14 @@ static bool parse_options(int *argc, char ***argv, EtdOptions *o)
         { "output", 'o', 0, G_OPTION_ARG_STRING, &o->output,
           "addrs (default): retired instruction addresses; flow: "
           "privilege, address, symbol, traps, data accesses; data: the "
-          "data accesses; stats: statistics only",
+          "data accesses; stats: statistics only; folded: instructions "
+          "per call stack (flame graphs); chrome: calls as Chrome Trace "
+          "Event JSON (Perfetto, speedscope)",
           "KIND" },
+        { "clock", 0, 0, G_OPTION_ARG_STRING, &o->clock,
+          "the time of calls and events: instructions (default: retired "
+          "instructions) or timestamps (the packets' E-Trace timestamps)",
+          "CLOCK" },
         { "src", 's', 0, G_OPTION_ARG_INT64, &o->src,
           "decode only the packets of this srcID (hart)", "ID" },
         { "param", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &o->param,
@@ -583,9 +652,13 @@ static bool parse_options(int *argc, char ***argv, EtdOptions *o)
         o->kind = ETD_OUT_STATS;
     } else if (!strcmp(o->output, "data")) {
         o->kind = ETD_OUT_DATA;
+    } else if (!strcmp(o->output, "folded")) {
+        o->kind = ETD_OUT_FOLDED;
+    } else if (!strcmp(o->output, "chrome")) {
+        o->kind = ETD_OUT_CHROME;
     } else {
         print_error(ETD_ERR_BAD_VALUE, "--output: unknown kind '%s' "
-                    "(addrs, flow, data or stats)", o->output);
+                    "(addrs, flow, data, stats, folded or chrome)", o->output);
         return false;
     }
     if (!o->protocol || !strcmp(o->protocol, "2.0")) {
@@ -609,6 +682,15 @@ static bool parse_options(int *argc, char ***argv, EtdOptions *o)
             print_error(err->code, "%s", err->message);
             return false;
         }
+    }
+    if (!o->clock || !strcmp(o->clock, "instructions")) {
+        o->clock_timestamps = false;
+    } else if (!strcmp(o->clock, "timestamps")) {
+        o->clock_timestamps = true;
+    } else {
+        print_error(ETD_ERR_BAD_VALUE, "--clock: unknown clock '%s' "
+                    "(instructions or timestamps)", o->clock);
+        return false;
     }
     if (o->kind == ETD_OUT_DATA && !o->data) {
         print_error(ETD_ERR_USAGE, "--output=data needs --data");
@@ -720,14 +802,38 @@ static bool decode(EtdMain *m, int fd)
         out_flush(m);
     }
     etd_stream_finish(&m->stream, have);
-    /* What waits at the end is not tied. */
+    /* What waits at the end is not tied; the frames open are left. */
     for (have = 0; have < ETD_MAX_SOURCES; have++) {
         if (m->tie[have]) {
             etd_tie_gap(m->tie[have]);
         }
+        if (m->calls[have]) {
+            etd_calls_finish(m->calls[have]);
+        }
     }
     out_flush(m);
     return true;
+}
+
+/* The outputs made at the end (calls.h); free what they used. */
+static void calls_end(EtdMain *m)
+{
+    unsigned src;
+
+    if (m->output == ETD_OUT_CHROME) {
+        etd_chrome_end(&m->chrome);
+    }
+    for (src = 0; src < ETD_MAX_SOURCES; src++) {
+        if (!m->calls[src]) {
+            continue;
+        }
+        if (m->output == ETD_OUT_FOLDED) {
+            etd_calls_folded(m->calls[src], m->out);
+        }
+        etd_calls_free(m->calls[src]);
+        g_free(m->calls[src]);
+    }
+    fflush(m->out);
 }
 
 int main(int argc, char **argv)
@@ -760,6 +866,12 @@ int main(int argc, char **argv)
     if (!load_images(m.img, &o) || !open_stream(argc, argv, &fd)) {
         return 2;
     }
+    m.timed = o.clock_timestamps;
+    if (m.output == ETD_OUT_CHROME) {
+        etd_chrome_begin(&m.chrome, m.out, m.timed);
+        m.chrome.calls = m.calls;
+        etd_chrome_sink(&m.chrome, &m.call_sink);
+    }
 
     /* Addresses and statistics name the source when there can be several. */
     m.all_sources = o.src < 0 && o.srcid_bits > 0;
@@ -773,6 +885,7 @@ int main(int argc, char **argv)
     if (!decode(&m, fd)) {
         return 2;
     }
+    calls_end(&m);
     if (m.output == ETD_OUT_STATS) {
         print_stats(&m);
     } else {

@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * E-Trace decoder: calls and returns reconstructed from the decoded flow.
+ *
+ * Per source (hart), the frames the flow enters and leaves, from the
+ * instructions that transfer control and their targets, never from a
+ * frame pointer: a call (an instruction that links x1 or x5) enters its
+ * target's function; a jump to an address some frame returns to leaves
+ * the frames above that one (a return, or a longjmp-like unwind); a jump
+ * to the start of another function replaces the top frame (a tail call);
+ * a trap enters its handler, an xRET leaves up to that trap's frame.
+ * Where the flow cannot be followed (a gap: trace lost, filtered, code no
+ * image holds) every frame is left and the flow starts again from the
+ * function it is in, never from made-up callers.  docs/system/riscv/
+ * trace.rst ("Calls, profiles and timelines") says what each output
+ * makes of it.
+ *
+ * The frames build a calling context tree: a node per function in the
+ * context of its callers, with the instructions retired in it and the
+ * times it was entered, from which the profiles are made; the timeline
+ * outputs take the entries and exits as they come (EtdCallSink).
+ */
+#ifndef ETRACE_CALLS_H
+#define ETRACE_CALLS_H
+
+#include "etrace-decode.h"
+
+/* How a frame was entered. */
+typedef enum EtdEnter {
+    ETD_ENTER_ROOT,         /* the flow starts (again) in it */
+    ETD_ENTER_CALL,
+    ETD_ENTER_TAIL,         /* a jump to its start from another function */
+    ETD_ENTER_TRAP,
+} EtdEnter;
+
+typedef struct EtdCallNode EtdCallNode;
+struct EtdCallNode {
+    EtdCallNode *parent;
+    EtdCallNode *child;     /* the first of its callees */
+    EtdCallNode *sibling;   /* the next callee of its parent */
+    uint64_t func;          /* the function's symbol, else its entry */
+    uint64_t self;          /* instructions retired in it */
+    uint64_t total;         /* ... and in its callees, of frames left */
+    uint64_t calls;         /* frames entered */
+    uint8_t how;            /* EtdEnter of the frames (a trap's apart) */
+    uint8_t priv;           /* privilege of its first frame */
+    unsigned depth;         /* 1 for the function the flow starts in */
+};
+
+/* What the reconstruction reports as it goes. */
+typedef struct EtdCallSink {
+    /* A frame of @n is entered (@how) or left, at @time. */
+    void (*enter)(void *opaque, unsigned src, const EtdCallNode *n,
+                  EtdEnter how, uint64_t time);
+    void (*leave)(void *opaque, unsigned src, const EtdCallNode *n,
+                  uint64_t time);
+    /* A trap is taken; @epc is ETD_EPC_UNKNOWN for an interrupt. */
+    void (*trap)(void *opaque, unsigned src, bool interrupt, unsigned cause,
+                 uint64_t epc, uint64_t time);
+    /* The privilege changes (E-Trace codes). */
+    void (*priv)(void *opaque, unsigned src, uint8_t from, uint8_t to,
+                 uint64_t time);
+    /* The flow could not be followed: every frame was left. */
+    void (*gap)(void *opaque, unsigned src, const char *why,
+                uint64_t time);
+    void *opaque;
+} EtdCallSink;
+
+typedef struct EtdFrame {
+    EtdCallNode *node;
+    uint64_t ret;           /* where a return to its caller goes */
+    uint64_t enter_insns;
+    uint8_t pending;        /* a trap's: the transfer it interrupted */
+    uint64_t pending_ret;
+} EtdFrame;
+
+typedef struct EtdCalls {
+    EtdImage *img;
+    const EtdCallSink *sink;
+    unsigned src;
+    EtdCallNode root;       /* above the functions the flow starts in */
+    GArray *stack;          /* EtdFrame, the innermost last */
+    uint64_t insns;         /* instructions retired */
+    uint64_t time;          /* the last timestamp */
+    bool timed;             /* the clock is timestamps, not insns */
+    uint8_t priv;
+    bool priv_known;
+    /*
+     * The transfer the last run ended with, resolved where the next one
+     * starts (ETD_PENDING_*), and the return address of a call.
+     */
+    uint8_t pending;
+    uint64_t pending_ret;
+    /* A trap's: the transfer it came between (an interrupt) */
+    uint8_t trap_was;
+    uint64_t trap_was_ret;
+    uint64_t nodes;
+} EtdCalls;
+
+/**
+ * etd_calls_init: an empty stack for the flow of source @src
+ * @timed: the clock is the stream's timestamps (else retired
+ *         instructions)
+ * @sink: NULL, or where entries and exits go
+ */
+void etd_calls_init(EtdCalls *c, EtdImage *img, unsigned src, bool timed,
+                    const EtdCallSink *sink);
+
+/* Free the tree; leave every frame first (etd_calls_finish()). */
+void etd_calls_free(EtdCalls *c);
+
+/* Instructions @from .. @from + @n - 1 of @b retire, in @priv. */
+void etd_calls_run(EtdCalls *c, const EtdBlock *b, unsigned from,
+                   unsigned n, uint8_t priv);
+
+/* A trap before the next instruction reported (EtdSink.trap). */
+void etd_calls_trap(EtdCalls *c, bool interrupt, unsigned cause,
+                    uint64_t epc);
+
+/* The flow could not be followed: leave every frame (EtdSink.gap). */
+void etd_calls_gap(EtdCalls *c, const char *why);
+
+/* A packet's timestamp (EtdSink.time). */
+void etd_calls_time(EtdCalls *c, uint64_t time);
+
+/* The stream ended: leave every frame. */
+void etd_calls_finish(EtdCalls *c);
+
+/* The clock: the last timestamp, or the instructions retired. */
+static inline uint64_t etd_calls_now(const EtdCalls *c)
+{
+    return c->timed ? c->time : c->insns;
+}
+
+/*
+ * The name of @n's function into @buf: its symbol, "0x..." without one;
+ * a trap's handler as "[trap] NAME".
+ */
+const char *etd_calls_name(EtdCalls *c, const EtdCallNode *n, char *buf,
+                           size_t len);
+
+/**
+ * etd_calls_folded: the folded stacks of the tree
+ * @out: one line per context with instructions of its own: "hart SRC",
+ *       then the functions from the outermost, ';' between them, a space
+ *       and the instructions (the input of flamegraph.pl, inferno and
+ *       speedscope)
+ */
+void etd_calls_folded(EtdCalls *c, FILE *out);
+
+#endif

@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""etrace-decode's outputs of calls and returns against the program's.
+
+Usage: test-etrace-calls.py --qemu QEMU --decoder DECODER --elf ELF
+
+ELF is tests/tcg/riscv64/test-calls.S, whose functions are straight-line
+code: the instructions retired in each, and the calls, are counted from
+its source (below), not taken from the decoder.  The guest runs traced
+from reset; the reset vector's code is not given to the decoder (the
+flow starts in _start after a gap).
+
+- --output=folded: exactly the lines FOLDED, one per calling context
+  with instructions of its own (a tail call replaces its caller's frame,
+  a trap's handler is a "[trap]" frame, recursion a frame per level);
+- --output=chrome: JSON; per thread, B and E events nest; the frames
+  entered by name and how (CHROME_FRAMES); main lasts exactly its
+  inclusive instruction count (the clock is retired instructions); the
+  trap and the gaps (no program image at the start, the trace's end) are
+  instant events.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+from rvcfo import cli, qemu
+
+# From test-calls.S.  _start: csrr, bnez, la (2), csrw, lla (2), jal main,
+# then lui, li (2), sw, and the wfi at park (a label it falls through to:
+# still _start's frame), 13.  main: 14 of its own.  leaf: 3, called 3
+# times from main and 4 times from each of the 2 calls of mid (9 of its
+# own).  rec(5) .. rec(1): 8 each, rec(0): 2.  tail_a: 2, its jump to
+# tail_b a tail call (tail_b, 2, replaces it under main).  sys: the
+# ecall (retired as QEMU's record has it) and ret, 2; the handler, 4.
+FOLDED = [
+    'hart 0;_start 13',
+    'hart 0;_start;main 14',
+    'hart 0;_start;main;leaf 9',
+    'hart 0;_start;main;mid 18',
+    'hart 0;_start;main;mid;leaf 24',
+] + [
+    'hart 0;_start;main' + ';rec' * depth + ' 8' for depth in range(1, 6)
+] + [
+    'hart 0;_start;main' + ';rec' * 6 + ' 2',
+    'hart 0;_start;main;tail_a 2',
+    'hart 0;_start;main;tail_b 2',
+    'hart 0;_start;main;sys 2',
+    'hart 0;_start;main;sys;[trap] trap 4',
+]
+# Frames entered, by name and how.
+CHROME_FRAMES = {
+    ('_start', 'root'): 1, ('main', 'call'): 1, ('leaf', 'call'): 11,
+    ('mid', 'call'): 2, ('rec', 'call'): 6, ('tail_a', 'call'): 1,
+    ('tail_b', 'tail call'): 1, ('sys', 'call'): 1, ('[trap] trap', 'trap'): 1,
+}
+# main's frame: its 14, leaf 9, mid 18 + 24, rec 42, tail 4, sys 2,
+# handler 4; entered after _start's first 8.
+MAIN_START, MAIN_LENGTH = 8, 117
+
+
+def decode(args, trace, output):
+    cmd = [args.decoder, '--quiet', '--output', output, '--elf', args.elf,
+           trace]
+    res = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    if res.returncode != 0 or res.stderr:
+        sys.exit(f'{" ".join(cmd)} failed (exit {res.returncode}):\n'
+                 f'{res.stderr}')
+    return res.stdout
+
+
+def check_folded(text):
+    got = text.splitlines()
+    if got != FOLDED:
+        for i, (g, w) in enumerate(zip(got + [None] * len(FOLDED),
+                                       FOLDED + [None] * len(got))):
+            if g != w:
+                sys.exit(f'folded line {i}: {g!r}, the program has {w!r}')
+    print(f'folded: the {len(FOLDED)} contexts of the program, each with '
+          'its instructions')
+
+
+def check_chrome(text):
+    try:
+        doc = json.loads(text)
+    except ValueError as e:
+        sys.exit(f'chrome: not JSON: {e}')
+    if 'instructions' not in doc['otherData']['clock']:
+        sys.exit('chrome: the clock is not said to be instructions')
+    stack, frames, main, depth = [], {}, None, 0
+    instants = []
+    for e in doc['traceEvents']:
+        if e['ph'] == 'B':
+            stack.append(e)
+            depth = max(depth, len(stack))
+            key = (e['name'], e['cat'])
+            frames[key] = frames.get(key, 0) + 1
+        elif e['ph'] == 'E':
+            if not stack:
+                sys.exit(f'chrome: an E event with no frame open: {e}')
+            b = stack.pop()
+            if e['ts'] < b['ts'] or e['tid'] != b['tid']:
+                sys.exit(f'chrome: {e} does not close {b}')
+            if b['name'] == 'main':
+                main = (b['ts'], e['ts'] - b['ts'])
+        elif e['ph'] == 'i':
+            instants.append((e['cat'], e['name']))
+    if stack:
+        sys.exit(f'chrome: frames never left: {stack}')
+    if frames != CHROME_FRAMES:
+        sys.exit(f'chrome: frames {frames}, the program enters '
+                 f'{CHROME_FRAMES}')
+    if main != (MAIN_START, MAIN_LENGTH):
+        sys.exit(f'chrome: main from {main[0]} for {main[1]}, the program '
+                 f'has {MAIN_START} for {MAIN_LENGTH}')
+    if depth != 8:
+        sys.exit(f'chrome: {depth} frames deep, the program 8')
+    want = [('gap', 'gap: no program image'), ('trap', 'exception 11'),
+            ('gap', 'gap: trace ended')]
+    if instants != want:
+        sys.exit(f'chrome: instant events {instants}, wanted {want}')
+    print(f'chrome: {sum(frames.values())} frames nested as the program '
+          f'calls, main {MAIN_LENGTH} instructions long, the trap and '
+          'both gaps')
+
+
+def main():
+    args = cli.parse(cli.parser(__doc__, elf=True, decoder=True))
+    with tempfile.TemporaryDirectory(prefix='etrace-calls-') as tmp:
+        trace = os.path.join(tmp, 'trace')
+        qemu.run_guest(qemu.command(args.qemu, machine=qemu.TRACED,
+                                    cpu='rv64', kernel=args.elf,
+                                    chardev=qemu.trace_file(trace)), 60)
+        check_folded(decode(args, trace, 'folded'))
+        check_chrome(decode(args, trace, 'chrome'))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
