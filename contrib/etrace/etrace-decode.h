@@ -210,6 +210,11 @@ uint64_t etd_block_insn_addr(const EtdBlock *b, unsigned i);
 bool etd_image_symbol(EtdImage *img, uint64_t pc, uint64_t *start,
                       const char **name);
 
+/* The symbols, in address order: how many; the @k-th. */
+unsigned etd_image_symbol_count(EtdImage *img);
+void etd_image_symbol_nth(EtdImage *img, unsigned k, uint64_t *addr,
+                          const char **name);
+
 /* "function+0xoff" of @pc into @buf, or the hex address. */
 const char *etd_image_symbolize(EtdImage *img, uint64_t pc, char *buf,
                                 size_t len);

@@ -843,6 +843,26 @@ bool etd_image_symbol(EtdImage *img, uint64_t pc, uint64_t *start,
     return true;
 }
 
+unsigned etd_image_symbol_count(EtdImage *img)
+{
+    return img->syms->len;
+}
+
+void etd_image_symbol_nth(EtdImage *img, unsigned k, uint64_t *addr,
+                          const char **name)
+{
+    const EtdSymbol *s;
+
+    if (!img->syms_sorted) {
+        g_array_sort(img->syms, sym_cmp);
+        img->syms_sorted = true;
+        memset(img->sym_cache, 0, sizeof(img->sym_cache));
+    }
+    s = &g_array_index(img->syms, EtdSymbol, k);
+    *addr = s->addr;
+    *name = s->name;
+}
+
 const char *etd_image_symbolize(EtdImage *img, uint64_t pc, char *buf,
                                 size_t len)
 {

@@ -17,6 +17,7 @@
 #include "etrace-decode.h"
 #include "calls.h"
 #include "chrome.h"
+#include "uftrace.h"
 
 typedef enum EtdOutput {
     ETD_OUT_ADDRS,
@@ -25,12 +26,14 @@ typedef enum EtdOutput {
     ETD_OUT_DATA,
     ETD_OUT_FOLDED,
     ETD_OUT_CHROME,
+    ETD_OUT_UFTRACE,
 } EtdOutput;
 
 /* The outputs made of calls and returns (calls.h). */
 static inline bool calls_output(EtdOutput o)
 {
-    return o == ETD_OUT_FOLDED || o == ETD_OUT_CHROME;
+    return o == ETD_OUT_FOLDED || o == ETD_OUT_CHROME ||
+           o == ETD_OUT_UFTRACE;
 }
 
 typedef struct EtdMain {
@@ -50,6 +53,7 @@ typedef struct EtdMain {
     bool timed;
     EtdCallSink call_sink;
     EtdChrome chrome;
+    EtdUftrace uftrace;
     FILE *out;
     char obuf[1 << 16];
     size_t olen;
@@ -558,6 +562,7 @@ typedef struct EtdOptions {
     gboolean rv32;
     gboolean quiet;
     char *clock;
+    char *dir;
     /* from --output, --clock and --param */
     bool clock_timestamps;
     EtdOutput kind;
@@ -576,6 +581,7 @@ static void free_options(EtdOptions *o)
     g_free(o->zc);
     g_free(o->protocol);
     g_free(o->clock);
+    g_free(o->dir);
 }
 
 /* The options' values, checked; the stream argument is left in @argv. */
@@ -592,8 +598,12 @@ static bool parse_options(int *argc, char ***argv, EtdOptions *o)
           "privilege, address, symbol, traps, data accesses; data: the "
           "data accesses; stats: statistics only; folded: instructions "
           "per call stack (flame graphs); chrome: calls as Chrome Trace "
-          "Event JSON (Perfetto, speedscope)",
+          "Event JSON (Perfetto, speedscope); uftrace: calls as a uftrace "
+          "data directory (--dir)",
           "KIND" },
+        { "dir", 0, 0, G_OPTION_ARG_FILENAME, &o->dir,
+          "the directory --output=uftrace makes (default uftrace.data)",
+          "DIR" },
         { "clock", 0, 0, G_OPTION_ARG_STRING, &o->clock,
           "the time of calls and events: instructions (default: retired "
           "instructions) or timestamps (the packets' E-Trace timestamps)",
@@ -656,9 +666,12 @@ static bool parse_options(int *argc, char ***argv, EtdOptions *o)
         o->kind = ETD_OUT_FOLDED;
     } else if (!strcmp(o->output, "chrome")) {
         o->kind = ETD_OUT_CHROME;
+    } else if (!strcmp(o->output, "uftrace")) {
+        o->kind = ETD_OUT_UFTRACE;
     } else {
         print_error(ETD_ERR_BAD_VALUE, "--output: unknown kind '%s' "
-                    "(addrs, flow, data, stats, folded or chrome)", o->output);
+                    "(addrs, flow, data, stats, folded, chrome or uftrace)",
+                    o->output);
         return false;
     }
     if (!o->protocol || !strcmp(o->protocol, "2.0")) {
@@ -823,6 +836,14 @@ static void calls_end(EtdMain *m)
     if (m->output == ETD_OUT_CHROME) {
         etd_chrome_end(&m->chrome);
     }
+    if (m->output == ETD_OUT_UFTRACE) {
+        g_autoptr(GError) err = NULL;
+
+        if (!etd_uftrace_end(&m->uftrace, &err)) {
+            print_error(ETD_ERR_IO, "%s", err->message);
+            exit(2);
+        }
+    }
     for (src = 0; src < ETD_MAX_SOURCES; src++) {
         if (!m->calls[src]) {
             continue;
@@ -871,6 +892,16 @@ int main(int argc, char **argv)
         etd_chrome_begin(&m.chrome, m.out, m.timed);
         m.chrome.calls = m.calls;
         etd_chrome_sink(&m.chrome, &m.call_sink);
+    }
+    if (m.output == ETD_OUT_UFTRACE) {
+        g_autoptr(GError) err = NULL;
+
+        if (!etd_uftrace_begin(&m.uftrace, o.dir ? o.dir : "uftrace.data",
+                               m.img, m.timed, &err)) {
+            print_error(ETD_ERR_IO, "%s", err->message);
+            return 2;
+        }
+        etd_uftrace_sink(&m.uftrace, &m.call_sink);
     }
 
     /* Addresses and statistics name the source when there can be several. */

@@ -3,6 +3,7 @@
 """etrace-decode's outputs of calls and returns against the program's.
 
 Usage: test-etrace-calls.py --qemu QEMU --decoder DECODER --elf ELF
+                            --uftrace UFTRACE
 
 ELF is tests/tcg/riscv64/test-calls.S, whose functions are straight-line
 code: the instructions retired in each, and the calls, are counted from
@@ -17,7 +18,12 @@ flow starts in _start after a gap).
   entered by name and how (CHROME_FRAMES); main lasts exactly its
   inclusive instruction count (the clock is retired instructions); the
   trap and the gaps (no program image at the start, the trace's end) are
-  instant events.
+  instant events;
+- --output=uftrace: a data directory that Debian's uftrace reads:
+  "uftrace report" gives each function's total and self time (one
+  nanosecond per instruction) and calls as REPORT says, "uftrace replay"
+  shows the trap's event inside sys, "uftrace dump --chrome" is JSON
+  with the 25 frames, "uftrace info" names hart 0's task.
 """
 
 import json
@@ -59,6 +65,14 @@ CHROME_FRAMES = {
 # main's frame: its 14, leaf 9, mid 18 + 24, rec 42, tail 4, sys 2,
 # handler 4; entered after _start's first 8.
 MAIN_START, MAIN_LENGTH = 8, 117
+# uftrace report: function: (total, self, calls), times in instructions
+# (nanoseconds).  _start: its 13 and main's 117; rec: rec(5) with all it
+# calls, the 6 frames' 42 of their own; sys: 2, and the handler's 4.
+REPORT = {
+    '_start': (130, 13, 1), 'main': (117, 14, 1), 'mid': (42, 18, 2),
+    'rec': (42, 42, 6), 'leaf': (33, 33, 11), 'sys': (6, 2, 1),
+    'trap': (4, 4, 1), 'tail_a': (2, 2, 1), 'tail_b': (2, 2, 1),
+}
 
 
 def decode(args, trace, output):
@@ -126,8 +140,54 @@ def check_chrome(text):
           'both gaps')
 
 
+def uftrace(args, data, *cmd):
+    res = subprocess.run([args.uftrace, *cmd, '-d', data],
+                         capture_output=True, text=True, check=False)
+    if res.returncode != 0 or res.stderr:
+        sys.exit(f'uftrace {" ".join(cmd)} failed (exit {res.returncode}):'
+                 f'\n{res.stderr}')
+    return res.stdout
+
+
+def ns(text, unit):
+    """uftrace's "0.130 us" in nanoseconds."""
+    return round(float(text) * {'ns': 1, 'us': 1000, 'ms': 10 ** 6}[unit])
+
+
+def check_uftrace(args, tmp, trace):
+    data = os.path.join(tmp, 'uftrace.data')
+    cmd = [args.decoder, '--quiet', '--output', 'uftrace', '--dir', data,
+           '--elf', args.elf, trace]
+    res = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    if res.returncode != 0 or res.stderr or res.stdout:
+        sys.exit(f'{" ".join(cmd)} failed (exit {res.returncode}):\n'
+                 f'{res.stdout}{res.stderr}')
+    report = {}
+    for line in uftrace(args, data, 'report').splitlines():
+        f = line.split()
+        if len(f) == 6 and f[4].isdigit():
+            report[f[5]] = (ns(f[0], f[1]), ns(f[2], f[3]), int(f[4]))
+    if report != REPORT:
+        sys.exit(f'uftrace report: {report}, the program has {REPORT}')
+    replay = uftrace(args, data, 'replay').splitlines()
+    trap = [i for i, line in enumerate(replay) if '/* etrace:trap */' in line]
+    if len(trap) != 1 or 'sys() {' not in replay[trap[0] - 1]:
+        sys.exit('uftrace replay: the trap event is not once in sys:\n' +
+                 '\n'.join(replay))
+    events = json.loads(uftrace(args, data, 'dump', '--chrome'))
+    begins = [e for e in events['traceEvents'] if e.get('ph') == 'B']
+    if len(begins) != sum(CHROME_FRAMES.values()):
+        sys.exit(f'uftrace dump --chrome: {len(begins)} frames')
+    if '1(hart0)' not in uftrace(args, data, 'info'):
+        sys.exit('uftrace info: no task 1 named hart0')
+    print(f'uftrace: report as the program ({len(REPORT)} functions), the '
+          'trap in sys in replay, the frames in dump --chrome, hart0 in info')
+
+
 def main():
-    args = cli.parse(cli.parser(__doc__, elf=True, decoder=True))
+    ap = cli.parser(__doc__, elf=True, decoder=True)
+    ap.add_argument('--uftrace', required=True, help="Debian's uftrace")
+    args = cli.parse(ap)
     with tempfile.TemporaryDirectory(prefix='etrace-calls-') as tmp:
         trace = os.path.join(tmp, 'trace')
         qemu.run_guest(qemu.command(args.qemu, machine=qemu.TRACED,
@@ -135,6 +195,7 @@ def main():
                                     chardev=qemu.trace_file(trace)), 60)
         check_folded(decode(args, trace, 'folded'))
         check_chrome(decode(args, trace, 'chrome'))
+        check_uftrace(args, tmp, trace)
     return 0
 
 
