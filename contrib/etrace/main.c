@@ -18,6 +18,7 @@
 #include "calls.h"
 #include "chrome.h"
 #include "uftrace.h"
+#include "callgrind.h"
 
 typedef enum EtdOutput {
     ETD_OUT_ADDRS,
@@ -27,13 +28,14 @@ typedef enum EtdOutput {
     ETD_OUT_FOLDED,
     ETD_OUT_CHROME,
     ETD_OUT_UFTRACE,
+    ETD_OUT_CALLGRIND,
 } EtdOutput;
 
 /* The outputs made of calls and returns (calls.h). */
 static inline bool calls_output(EtdOutput o)
 {
     return o == ETD_OUT_FOLDED || o == ETD_OUT_CHROME ||
-           o == ETD_OUT_UFTRACE;
+           o == ETD_OUT_UFTRACE || o == ETD_OUT_CALLGRIND;
 }
 
 typedef struct EtdMain {
@@ -599,7 +601,8 @@ static bool parse_options(int *argc, char ***argv, EtdOptions *o)
           "data accesses; stats: statistics only; folded: instructions "
           "per call stack (flame graphs); chrome: calls as Chrome Trace "
           "Event JSON (Perfetto, speedscope); uftrace: calls as a uftrace "
-          "data directory (--dir)",
+          "data directory (--dir); callgrind: a Callgrind profile "
+          "(callgrind_annotate, KCachegrind)",
           "KIND" },
         { "dir", 0, 0, G_OPTION_ARG_FILENAME, &o->dir,
           "the directory --output=uftrace makes (default uftrace.data)",
@@ -668,9 +671,12 @@ static bool parse_options(int *argc, char ***argv, EtdOptions *o)
         o->kind = ETD_OUT_CHROME;
     } else if (!strcmp(o->output, "uftrace")) {
         o->kind = ETD_OUT_UFTRACE;
+    } else if (!strcmp(o->output, "callgrind")) {
+        o->kind = ETD_OUT_CALLGRIND;
     } else {
         print_error(ETD_ERR_BAD_VALUE, "--output: unknown kind '%s' "
-                    "(addrs, flow, data, stats, folded, chrome or uftrace)",
+                    "(addrs, flow, data, stats, folded, chrome, uftrace or "
+                    "callgrind)",
                     o->output);
         return false;
     }
@@ -843,6 +849,9 @@ static void calls_end(EtdMain *m)
             print_error(ETD_ERR_IO, "%s", err->message);
             exit(2);
         }
+    }
+    if (m->output == ETD_OUT_CALLGRIND) {
+        etd_callgrind(m->calls, ETD_MAX_SOURCES, m->out);
     }
     for (src = 0; src < ETD_MAX_SOURCES; src++) {
         if (!m->calls[src]) {

@@ -3,7 +3,7 @@
 """etrace-decode's outputs of calls and returns against the program's.
 
 Usage: test-etrace-calls.py --qemu QEMU --decoder DECODER --elf ELF
-                            --uftrace UFTRACE
+                            --uftrace UFTRACE --annotate CALLGRIND_ANNOTATE
 
 ELF is tests/tcg/riscv64/test-calls.S, whose functions are straight-line
 code: the instructions retired in each, and the calls, are counted from
@@ -23,11 +23,16 @@ flow starts in _start after a gap).
   "uftrace report" gives each function's total and self time (one
   nanosecond per instruction) and calls as REPORT says, "uftrace replay"
   shows the trap's event inside sys, "uftrace dump --chrome" is JSON
-  with the 25 frames, "uftrace info" names hart 0's task.
+  with the 25 frames, "uftrace info" names hart 0's task;
+- --output=callgrind: a profile that Debian's callgrind_annotate reads:
+  the program's total, every function's own and inclusive instructions
+  (ANNOTATE) and the calls of the call tree (CALLS), recursion below
+  its outermost frame as "rec'2" as Callgrind separates it.
 """
 
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -72,6 +77,28 @@ REPORT = {
     '_start': (130, 13, 1), 'main': (117, 14, 1), 'mid': (42, 18, 2),
     'rec': (42, 42, 6), 'leaf': (33, 33, 11), 'sys': (6, 2, 1),
     'trap': (4, 4, 1), 'tail_a': (2, 2, 1), 'tail_b': (2, 2, 1),
+}
+
+# callgrind_annotate: function: (own, inclusive) instructions.  rec'2
+# (the frames of rec below rec): 4 of 8 and rec(0)'s 2 of its own, and,
+# as Callgrind counts a recursive function's calls to itself, 90
+# inclusive: 34 and its 4 calls to itself (26, 18, 10 and 2).
+ANNOTATE = {
+    '_start': (13, 130), 'main': (14, 117), 'mid': (18, 42),
+    'rec': (8, 42), "rec'2": (34, 90), 'leaf': (33, 33), 'sys': (2, 6),
+    'trap': (4, 4), 'tail_a': (2, 2), 'tail_b': (2, 2),
+}
+# A line of callgrind_annotate's table: Ir, its share, '*' (a function
+# of --tree) or '>' (a callee), ???:function, the calls of a callee.
+ANNOTATE_LINE = re.compile(r'^\s*([\d,]+)\s+\(\s*[\d.]+%\)\s+([*>])?\s*'
+                           r'\?\?\?:(\S+)(?:\s+\((\d+)x\))?')
+# --tree=calling: caller: {callee: (inclusive, calls)}
+CALLS = {
+    '_start': {'main': (117, 1)},
+    'main': {'leaf': (9, 3), 'mid': (42, 2), 'rec': (42, 1), 'sys': (6, 1),
+             'tail_a': (2, 1), 'tail_b': (2, 1)},
+    'mid': {'leaf': (24, 8)}, 'rec': {"rec'2": (34, 1)},
+    "rec'2": {"rec'2": (56, 4)}, 'sys': {'trap': (4, 1)},
 }
 
 
@@ -184,9 +211,55 @@ def check_uftrace(args, tmp, trace):
           'trap in sys in replay, the frames in dump --chrome, hart0 in info')
 
 
+def annotate(args, profile, *opts):
+    """callgrind_annotate's "Ir file:function" table: {function: [Ir,
+    [(callee, Ir, calls)]]}."""
+    res = subprocess.run([args.annotate, '--auto=no', *opts, profile],
+                         capture_output=True, text=True, check=False)
+    if res.returncode != 0 or res.stderr:
+        sys.exit(f'callgrind_annotate {" ".join(opts)} failed:\n{res.stderr}')
+    table, fn, seen = {}, None, False
+    for line in res.stdout.splitlines():
+        if line.startswith('Ir') and 'file:function' in line:
+            seen = True
+            continue
+        m = ANNOTATE_LINE.match(line)
+        if not seen or not m:
+            continue
+        ir = int(m.group(1).replace(',', ''))
+        if m.group(2) == '>':
+            table[fn][1].append((m.group(3), ir, int(m.group(4))))
+        else:
+            fn = m.group(3)
+            table[fn] = [ir, []]
+    return table
+
+
+def check_callgrind(args, tmp, trace):
+    profile = os.path.join(tmp, 'callgrind.out')
+    with open(profile, 'w', encoding='utf-8') as f:
+        f.write(decode(args, trace, 'callgrind'))
+    own = annotate(args, profile)
+    incl = annotate(args, profile, '--inclusive=yes')
+    got = {fn: (own[fn][0], incl[fn][0]) for fn in own}
+    if got != ANNOTATE:
+        sys.exit(f'callgrind_annotate: {got}, the program has {ANNOTATE}')
+    tree = annotate(args, profile, '--tree=calling')
+    calls = {fn: {c: (ir, n) for c, ir, n in v[1]} for fn, v in tree.items()
+             if v[1]}
+    if calls != CALLS:
+        sys.exit(f'callgrind_annotate --tree=calling: {calls}, the program '
+                 f'has {CALLS}')
+    print(f'callgrind: {len(ANNOTATE)} functions\' own and inclusive '
+          f'instructions and the {sum(len(v) for v in CALLS.values())} '
+          'calling arcs as the program has them')
+
+
 def main():
     ap = cli.parser(__doc__, elf=True, decoder=True)
     ap.add_argument('--uftrace', required=True, help="Debian's uftrace")
+    ap.add_argument('--annotate', required=True,
+                    help="Debian's callgrind_annotate")
     args = cli.parse(ap)
     with tempfile.TemporaryDirectory(prefix='etrace-calls-') as tmp:
         trace = os.path.join(tmp, 'trace')
@@ -196,6 +269,7 @@ def main():
         check_folded(decode(args, trace, 'folded'))
         check_chrome(decode(args, trace, 'chrome'))
         check_uftrace(args, tmp, trace)
+        check_callgrind(args, tmp, trace)
     return 0
 
 

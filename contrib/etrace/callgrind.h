@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * E-Trace decoder: calls as a Callgrind profile (callgrind.c).
+ */
+#ifndef ETRACE_CALLGRIND_H
+#define ETRACE_CALLGRIND_H
+
+#include "calls.h"
+
+/*
+ * The profile of the @n reconstructions @calls (NULL for a source that
+ * had none), every frame left, to @out.
+ */
+void etd_callgrind(EtdCalls *const *calls, unsigned n, FILE *out);
+
+#endif
