@@ -41,6 +41,7 @@ static void free_children(EtdCallNode *root)
             continue;
         }
         up->child = n->sibling;
+        g_free(n->label);
         g_free(n);
         n = up->child ? up->child : up == root ? NULL : up;
     }
@@ -105,6 +106,7 @@ static void enter(EtdCalls *c, uint64_t func, EtdEnter how, uint64_t ret)
 
     f.node->calls++;
     g_array_append_val(c->stack, f);
+    c->top = f.node;
     if (c->sink && c->sink->enter) {
         c->sink->enter(c->sink->opaque, c->src, f.node, how,
                        etd_calls_now(c));
@@ -124,6 +126,7 @@ static void leave_to(EtdCalls *c, unsigned k)
         }
         g_array_set_size(c->stack, c->stack->len - 1);
     }
+    c->top = c->stack->len ? top(c)->node : NULL;
 }
 
 /* The lowest frame above the innermost trap's (0 when none). */
@@ -241,10 +244,10 @@ void etd_calls_run(EtdCalls *c, const EtdBlock *b, unsigned from,
         c->priv = priv;
         c->priv_known = true;
     }
-    if (unlikely(c->pending != ETD_PENDING_NONE || !c->stack->len)) {
+    if (unlikely(c->pending != ETD_PENDING_NONE || !c->top)) {
         resolve(c, etd_block_insn_addr(b, from));
     }
-    top(c)->node->self += n;
+    c->top->self += n;
     c->insns += n;
     if (from + n < b->count) {
         return;
@@ -324,12 +327,21 @@ const char *etd_calls_name(EtdCalls *c, const EtdCallNode *n, char *buf,
     return buf;
 }
 
+const char *etd_calls_label(EtdCalls *c, EtdCallNode *n)
+{
+    char name[256];
+
+    if (!n->label) {
+        n->label = g_strdup(etd_calls_name(c, n, name, sizeof(name)));
+    }
+    return n->label;
+}
+
 void etd_calls_folded(EtdCalls *c, FILE *out)
 {
     g_autoptr(GString) path = g_string_new(NULL);
     g_autoptr(GArray) lens = g_array_new(false, false, sizeof(gsize));
     EtdCallNode *n = c->root.child;
-    char name[256];
 
     g_string_printf(path, "hart %u", c->src);
     g_array_append_val(lens, path->len);
@@ -337,7 +349,7 @@ void etd_calls_folded(EtdCalls *c, FILE *out)
         /* path: the callers of n, then n */
         g_string_truncate(path, g_array_index(lens, gsize, n->depth - 1));
         g_string_append_c(path, ';');
-        g_string_append(path, etd_calls_name(c, n, name, sizeof(name)));
+        g_string_append(path, etd_calls_label(c, n));
         g_array_set_size(lens, n->depth + 1);
         g_array_index(lens, gsize, n->depth) = path->len;
         if (n->self) {

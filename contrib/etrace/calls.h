@@ -45,14 +45,15 @@ struct EtdCallNode {
     uint8_t how;            /* EtdEnter of the frames (a trap's apart) */
     uint8_t priv;           /* privilege of its first frame */
     unsigned depth;         /* 1 for the function the flow starts in */
+    char *label;            /* its name, once asked (etd_calls_label()) */
 };
 
 /* What the reconstruction reports as it goes. */
 typedef struct EtdCallSink {
     /* A frame of @n is entered (@how) or left, at @time. */
-    void (*enter)(void *opaque, unsigned src, const EtdCallNode *n,
+    void (*enter)(void *opaque, unsigned src, EtdCallNode *n,
                   EtdEnter how, uint64_t time);
-    void (*leave)(void *opaque, unsigned src, const EtdCallNode *n,
+    void (*leave)(void *opaque, unsigned src, EtdCallNode *n,
                   uint64_t time);
     /* A trap is taken; @epc is ETD_EPC_UNKNOWN for an interrupt. */
     void (*trap)(void *opaque, unsigned src, bool interrupt, unsigned cause,
@@ -80,6 +81,7 @@ typedef struct EtdCalls {
     unsigned src;
     EtdCallNode root;       /* above the functions the flow starts in */
     GArray *stack;          /* EtdFrame, the innermost last */
+    EtdCallNode *top;       /* the innermost frame's node, NULL: none */
     uint64_t insns;         /* instructions retired */
     uint64_t time;          /* the last timestamp */
     bool timed;             /* the clock is timestamps, not insns */
@@ -138,6 +140,9 @@ static inline uint64_t etd_calls_now(const EtdCalls *c)
  */
 const char *etd_calls_name(EtdCalls *c, const EtdCallNode *n, char *buf,
                            size_t len);
+
+/* etd_calls_name() of @n, made once and kept with it. */
+const char *etd_calls_label(EtdCalls *c, EtdCallNode *n);
 
 /**
  * etd_calls_folded: the folded stacks of the tree

@@ -15,31 +15,85 @@ static const char *const priv_names[8] = {
     "U", "S", "2", "M", "D", "VU", "VS", "7"
 };
 
-/* @s as a JSON string's contents. */
-static void put_escaped(FILE *out, const char *s)
+static void ch_flush(EtdChrome *ch)
 {
+    if (ch->len && fwrite(ch->buf, 1, ch->len, ch->out) != ch->len) {
+        fprintf(stderr, "etrace-decode: error ETD_ERR_IO: write error: %s\n",
+                g_strerror(errno));
+        exit(2);
+    }
+    ch->len = 0;
+}
+
+/* Room for @n more bytes in the buffer. */
+static inline char *ch_room(EtdChrome *ch, size_t n)
+{
+    if (ch->len + n > sizeof(ch->buf)) {
+        ch_flush(ch);
+    }
+    return ch->buf + ch->len;
+}
+
+static inline void ch_put(EtdChrome *ch, const char *s, size_t n)
+{
+    if (n > sizeof(ch->buf)) {
+        ch_flush(ch);
+        fwrite(s, 1, n, ch->out);
+        return;
+    }
+    memcpy(ch_room(ch, n), s, n);
+    ch->len += n;
+}
+
+#define CH_PUT(ch, lit) ch_put(ch, lit, sizeof(lit) - 1)
+
+static inline void ch_u64(EtdChrome *ch, uint64_t v)
+{
+    char tmp[20], *p = ch_room(ch, sizeof(tmp));
+    int n = 0;
+
+    do {
+        tmp[n++] = '0' + v % 10;
+        v /= 10;
+    } while (v);
+    while (n) {
+        *p++ = tmp[--n];
+    }
+    ch->len = p - ch->buf;
+}
+
+/* @s as a JSON string's contents, into a new string. */
+static char *json_escaped(const char *s)
+{
+    GString *out = g_string_new(NULL);
+
     for (; *s; s++) {
         if (*s == '"' || *s == '\\') {
-            fputc('\\', out);
-            fputc(*s, out);
+            g_string_append_c(out, '\\');
+            g_string_append_c(out, *s);
         } else if ((unsigned char)*s < 0x20) {
-            fprintf(out, "\\u%04x", *s);
+            g_string_append_printf(out, "\\u%04x", *s);
         } else {
-            fputc(*s, out);
+            g_string_append_c(out, *s);
         }
     }
+    return g_string_free(out, false);
 }
 
 static void event_start(EtdChrome *ch)
 {
-    fputs(ch->events ? ",\n" : "\n", ch->out);
-    ch->events++;
+    if (ch->events++) {
+        CH_PUT(ch, ",\n");
+    } else {
+        CH_PUT(ch, "\n");
+    }
 }
 
 void etd_chrome_begin(EtdChrome *ch, FILE *out, bool timed)
 {
     memset(ch, 0, sizeof(*ch));
     ch->out = out;
+    ch->names = g_hash_table_new_full(NULL, NULL, NULL, g_free);
     fprintf(out, "{\"displayTimeUnit\": \"ns\", \"otherData\": "
             "{\"producer\": \"etrace-decode\", \"clock\": \"%s\"},\n"
             "\"traceEvents\": [",
@@ -49,23 +103,38 @@ void etd_chrome_begin(EtdChrome *ch, FILE *out, bool timed)
 
 void etd_chrome_end(EtdChrome *ch)
 {
-    fputs("\n]}\n", ch->out);
+    CH_PUT(ch, "\n]}\n");
+    ch_flush(ch);
+    fflush(ch->out);
+    g_hash_table_destroy(ch->names);
 }
 
 /* The thread of a source, named when it first has an event. */
 static void thread(EtdChrome *ch, unsigned src)
 {
-    if (ch->named[src / 64] >> (src % 64) & 1) {
+    if (likely(ch->named[src / 64] >> (src % 64) & 1)) {
         return;
     }
     ch->named[src / 64] |= UINT64_C(1) << (src % 64);
     event_start(ch);
-    fprintf(ch->out, "{\"ph\": \"M\", \"name\": \"thread_name\", "
-            "\"pid\": 0, \"tid\": %u, \"args\": {\"name\": \"hart %u\"}}",
-            src, src);
+    CH_PUT(ch, "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 0, "
+           "\"tid\": ");
+    ch_u64(ch, src);
+    CH_PUT(ch, ", \"args\": {\"name\": \"hart ");
+    ch_u64(ch, src);
+    CH_PUT(ch, "\"}}");
 }
 
-static void chrome_enter(void *opaque, unsigned src, const EtdCallNode *n,
+/* The end of an event: ts, pid, tid. */
+static inline void ch_when(EtdChrome *ch, unsigned src, uint64_t time)
+{
+    CH_PUT(ch, "\"ts\": ");
+    ch_u64(ch, time);
+    CH_PUT(ch, ", \"pid\": 0, \"tid\": ");
+    ch_u64(ch, src);
+}
+
+static void chrome_enter(void *opaque, unsigned src, EtdCallNode *n,
                          EtdEnter how, uint64_t time)
 {
     static const char *const hows[] = {
@@ -73,38 +142,52 @@ static void chrome_enter(void *opaque, unsigned src, const EtdCallNode *n,
         [ETD_ENTER_TAIL] = "tail call", [ETD_ENTER_TRAP] = "trap",
     };
     EtdChrome *ch = opaque;
-    char name[256];
+    const char *name = g_hash_table_lookup(ch->names, n);
+    const char *p;
 
+    if (!name) {
+        name = json_escaped(etd_calls_label(ch->calls[src], n));
+        g_hash_table_insert(ch->names, n, (char *)name);
+    }
     thread(ch, src);
     event_start(ch);
-    fputs("{\"ph\": \"B\", \"name\": \"", ch->out);
-    put_escaped(ch->out, etd_calls_name(ch->calls[src], n, name,
-                                        sizeof(name)));
-    fprintf(ch->out, "\", \"cat\": \"%s\", \"ts\": %" PRIu64 ", \"pid\": 0, "
-            "\"tid\": %u, \"args\": {\"priv\": \"%s\"}}", hows[how], time, src,
-            priv_names[n->priv & 7]);
+    CH_PUT(ch, "{\"ph\": \"B\", \"name\": \"");
+    ch_put(ch, name, strlen(name));
+    CH_PUT(ch, "\", \"cat\": \"");
+    ch_put(ch, hows[how], strlen(hows[how]));
+    CH_PUT(ch, "\", ");
+    ch_when(ch, src, time);
+    CH_PUT(ch, ", \"args\": {\"priv\": \"");
+    p = priv_names[n->priv & 7];
+    ch_put(ch, p, strlen(p));
+    CH_PUT(ch, "\"}}");
 }
 
-static void chrome_leave(void *opaque, unsigned src, const EtdCallNode *n,
+static void chrome_leave(void *opaque, unsigned src, EtdCallNode *n,
                          uint64_t time)
 {
     EtdChrome *ch = opaque;
 
     event_start(ch);
-    fprintf(ch->out, "{\"ph\": \"E\", \"ts\": %" PRIu64 ", \"pid\": 0, "
-            "\"tid\": %u}", time, src);
+    CH_PUT(ch, "{\"ph\": \"E\", ");
+    ch_when(ch, src, time);
+    CH_PUT(ch, "}");
 }
 
 static void instant(EtdChrome *ch, unsigned src, const char *cat,
                     const char *name, uint64_t time)
 {
+    g_autofree char *escaped = json_escaped(name);
+
     thread(ch, src);
     event_start(ch);
-    fprintf(ch->out, "{\"ph\": \"i\", \"s\": \"t\", \"cat\": \"%s\", "
-            "\"name\": \"", cat);
-    put_escaped(ch->out, name);
-    fprintf(ch->out, "\", \"ts\": %" PRIu64 ", \"pid\": 0, \"tid\": %u}",
-            time, src);
+    CH_PUT(ch, "{\"ph\": \"i\", \"s\": \"t\", \"cat\": \"");
+    ch_put(ch, cat, strlen(cat));
+    CH_PUT(ch, "\", \"name\": \"");
+    ch_put(ch, escaped, strlen(escaped));
+    CH_PUT(ch, "\", ");
+    ch_when(ch, src, time);
+    CH_PUT(ch, "}");
 }
 
 static void chrome_trap(void *opaque, unsigned src, bool interrupt,

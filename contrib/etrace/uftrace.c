@@ -54,12 +54,26 @@ bool etd_uftrace_begin(EtdUftrace *u, const char *dir, EtdImage *img,
     return true;
 }
 
+/* Records are buffered per source, this many at a time. */
+#define UFT_BUF_RECORDS     4096
+
+static void dat_flush(EtdUftrace *u, unsigned src)
+{
+    if (u->fill[src] &&
+        fwrite(u->buf[src], 16, u->fill[src], u->dat[src]) != u->fill[src]) {
+        fprintf(stderr, "etrace-decode: error ETD_ERR_IO: %s/%u.dat: %s\n",
+                u->dir, src + 1, g_strerror(errno));
+        exit(2);
+    }
+    u->fill[src] = 0;
+}
+
 static void record(EtdUftrace *u, unsigned src, unsigned type,
                    unsigned depth, uint64_t addr, uint64_t time)
 {
-    uint64_t r[2];
+    uint64_t *r;
 
-    if (!u->dat[src]) {
+    if (unlikely(!u->dat[src])) {
         g_autofree char *path = g_strdup_printf("%s/%u.dat", u->dir,
                                                 src + 1);
 
@@ -69,21 +83,25 @@ static void record(EtdUftrace *u, unsigned src, unsigned type,
                     path, g_strerror(errno));
             exit(2);
         }
+        u->buf[src] = g_new(uint64_t, 2 * UFT_BUF_RECORDS);
         u->sources = MAX(u->sources, src + 1);
     }
+    if (u->fill[src] == UFT_BUF_RECORDS) {
+        dat_flush(u, src);
+    }
+    r = u->buf[src] + 2 * u->fill[src]++;
     r[0] = cpu_to_le64(UFT_BASE_NS + time);
     r[1] = cpu_to_le64(type | UFT_MAGIC << 3 |
                        (uint64_t)MIN(depth, UFT_MAX_DEPTH) << 6 |
                        (addr & MAKE_64BIT_MASK(0, 48)) << 16);
-    fwrite(r, sizeof(r), 1, u->dat[src]);
-    if (!u->any) {
+    if (unlikely(!u->any)) {
         u->first_time = time;
         u->any = true;
     }
-    u->last_time = MAX(u->last_time, time);
+    u->last_time = time > u->last_time ? time : u->last_time;
 }
 
-static void uft_enter(void *opaque, unsigned src, const EtdCallNode *n,
+static void uft_enter(void *opaque, unsigned src, EtdCallNode *n,
                       EtdEnter how, uint64_t time)
 {
     if (n->depth - 1 <= UFT_MAX_DEPTH) {
@@ -91,7 +109,7 @@ static void uft_enter(void *opaque, unsigned src, const EtdCallNode *n,
     }
 }
 
-static void uft_leave(void *opaque, unsigned src, const EtdCallNode *n,
+static void uft_leave(void *opaque, unsigned src, EtdCallNode *n,
                       uint64_t time)
 {
     if (n->depth - 1 <= UFT_MAX_DEPTH) {
@@ -202,6 +220,9 @@ bool etd_uftrace_end(EtdUftrace *u, GError **errp)
         if (!u->dat[src]) {
             continue;
         }
+        dat_flush(u, src);
+        g_free(u->buf[src]);
+        u->buf[src] = NULL;
         if (fclose(u->dat[src]) != 0) {
             g_set_error(errp, ETD_ERROR, ETD_ERR_IO, "%s/%u.dat: %s", u->dir,
                         src + 1, g_strerror(errno));

@@ -14,6 +14,8 @@ typedef struct EtdUftrace {
     bool timed;
     /* per source: its records (<tid>.dat), opened at its first */
     FILE *dat[ETD_MAX_SOURCES];
+    uint64_t *buf[ETD_MAX_SOURCES];
+    unsigned fill[ETD_MAX_SOURCES];
     uint64_t had[ETD_MAX_SOURCES / 64];
     unsigned sources;
     uint64_t first_time, last_time;
