@@ -36,7 +36,10 @@ instruction (the guest prints minstret, exact with Smcntrpmf: one more
 run counts the instructions).  With --decoder: the size of the trace with
 each encoder option set the trace can start with, and the decoder's speed
 on the default trace (median of RUNS runs of etrace-decode
---output=stats: reconstructed instructions and packet bytes per second).
+--output=stats: reconstructed instructions and packet bytes per second),
+and of each output made of calls and returns (folded, callgrind, chrome,
+uftrace) in pairs with stats: median wall time, its ratio to stats,
+instructions per second and the bytes written.
 With --profile, perf record of a default trace run of each workload
 prints where the time goes.
 """
@@ -44,6 +47,7 @@ prints where the time goes.
 import argparse
 import os
 import re
+import shutil
 import statistics
 import sys
 import tempfile
@@ -314,6 +318,48 @@ def decoder_figures(args, n):
               f'{insns} instructions and {size} bytes: '
               f'{insns / t / 1e6:.0f} million instructions/s, '
               f'{size / t / 1e6:.1f} MB/s')
+        output_figures(args, images, traces[0], insns, tmp)
+
+
+# The outputs made of calls and returns (docs/system/riscv/trace.rst,
+# "Calls, profiles and timelines"), each timed against stats.
+CALL_OUTPUTS = ['folded', 'callgrind', 'chrome', 'uftrace']
+
+
+def output_figures(args, images, trace, insns, tmp):
+    """Each calls output against stats, in pairs: median wall times,
+    instructions per second, the bytes written."""
+    import subprocess
+    import time
+
+    def run(output):
+        out = os.path.join(tmp, 'out')
+        extra = ['--dir', out + '.d'] if output == 'uftrace' else []
+        shutil.rmtree(out + '.d', ignore_errors=True)
+        with open(out, 'wb') as f:
+            t0 = time.perf_counter()
+            subprocess.run([args.decoder, '--quiet', f'--output={output}'] +
+                           extra + images + [trace], check=True, stdout=f)
+            t = time.perf_counter() - t0
+        size = os.path.getsize(out) + sum(
+            os.path.getsize(os.path.join(out + '.d', n))
+            for n in (os.listdir(out + '.d') if extra else []))
+        return t, size
+
+    print('\n| output | median wall time (s) | / stats | million '
+          'instructions/s | bytes written |')
+    print('|---|---|---|---|---|')
+    for output in CALL_OUTPUTS:
+        mine, base, ratios = [], [], []
+        for _ in range(args.runs):
+            t, size = run(output)
+            b, _ = run('stats')
+            mine.append(t)
+            base.append(b)
+            ratios.append(t / b)
+        t = statistics.median(mine)
+        print(f'| {output} | {t:.3f} | {statistics.median(ratios):.2f} | '
+              f'{insns / t / 1e6:.0f} | {size} |')
 
 
 if __name__ == '__main__':
