@@ -711,6 +711,10 @@ static bool parse_options(int *argc, char ***argv, EtdOptions *o)
                     "(instructions or timestamps)", o->clock);
         return false;
     }
+    if (o->dir && o->kind != ETD_OUT_UFTRACE) {
+        print_error(ETD_ERR_USAGE, "--dir is for --output=uftrace");
+        return false;
+    }
     if (o->kind == ETD_OUT_DATA && !o->data) {
         print_error(ETD_ERR_USAGE, "--output=data needs --data");
         return false;
