@@ -302,6 +302,7 @@ void etd_calls_gap(EtdCalls *c, const char *why)
 void etd_calls_time(EtdCalls *c, uint64_t time)
 {
     c->time = time;
+    c->time_insns = c->insns;
 }
 
 void etd_calls_finish(EtdCalls *c)

@@ -83,7 +83,8 @@ typedef struct EtdCalls {
     GArray *stack;          /* EtdFrame, the innermost last */
     EtdCallNode *top;       /* the innermost frame's node, NULL: none */
     uint64_t insns;         /* instructions retired */
-    uint64_t time;          /* the last timestamp */
+    uint64_t time;          /* the last timestamp ... */
+    uint64_t time_insns;    /* ... after this many instructions */
     bool timed;             /* the clock is timestamps, not insns */
     uint8_t priv;
     bool priv_known;
@@ -128,10 +129,15 @@ void etd_calls_time(EtdCalls *c, uint64_t time);
 /* The stream ended: leave every frame. */
 void etd_calls_finish(EtdCalls *c);
 
-/* The clock: the last timestamp, or the instructions retired. */
+/*
+ * The clock: the instructions retired, or the last timestamp plus the
+ * instructions retired since (exact when the guest's clock counts
+ * instructions, -icount shift=0; else between two timestamps the
+ * instructions stand for time).
+ */
 static inline uint64_t etd_calls_now(const EtdCalls *c)
 {
-    return c->timed ? c->time : c->insns;
+    return c->timed ? c->time + (c->insns - c->time_insns) : c->insns;
 }
 
 /*

@@ -18,7 +18,10 @@ flow starts in _start after a gap).
   entered by name and how (CHROME_FRAMES); main lasts exactly its
   inclusive instruction count (the clock is retired instructions); the
   trap and the gaps (no program image at the start, the trace's end) are
-  instant events;
+  instant events; the same with timestamps (timestamps=on, -icount
+  shift=0: one tick per instruction) and --clock=timestamps, where main
+  starts 6 later (the reset vector's six instructions count in the
+  guest's clock, not in the decoded flow) and lasts as long;
 - --output=uftrace: a data directory that Debian's uftrace reads:
   "uftrace report" gives each function's total and self time (one
   nanosecond per instruction) and calls as REPORT says, "uftrace replay"
@@ -40,14 +43,18 @@ import tempfile
 from rvcfo import cli, qemu
 
 # From test-calls.S.  _start: csrr, bnez, la (2), csrw, lla (2), jal main,
-# then lui, li (2), sw, and the wfi at park (a label it falls through to:
-# still _start's frame), 13.  main: 14 of its own.  leaf: 3, called 3
-# times from main and 4 times from each of the 2 calls of mid (9 of its
-# own).  rec(5) .. rec(1): 8 each, rec(0): 2.  tail_a: 2, its jump to
-# tail_b a tail call (tail_b, 2, replaces it under main).  sys: the
-# ecall (retired as QEMU's record has it) and ret, 2; the handler, 4.
+# then lui, li (2), sw, 12, and the wfi at park (a label it falls
+# through to: still _start's frame) when it retires before QEMU stops
+# after the finisher's store (it may or may not: WFI, 0 or 1, read from
+# the folded output and then required of every other).  main: 14 of its
+# own.  leaf: 3, called 3 times from main and 4 times from each of the 2
+# calls of mid (9 of its own).  rec(5) .. rec(1): 8 each, rec(0): 2.
+# tail_a: 2, its jump to tail_b a tail call (tail_b, 2, replaces it under
+# main).  sys: the ecall (retired as QEMU's record has it) and ret, 2;
+# the handler, 4.
+START = 12
 FOLDED = [
-    'hart 0;_start 13',
+    'hart 0;_start {start}',
     'hart 0;_start;main 14',
     'hart 0;_start;main;leaf 9',
     'hart 0;_start;main;mid 18',
@@ -70,11 +77,15 @@ CHROME_FRAMES = {
 # main's frame: its 14, leaf 9, mid 18 + 24, rec 42, tail 4, sys 2,
 # handler 4; entered after _start's first 8.
 MAIN_START, MAIN_LENGTH = 8, 117
+# The reset vector's instructions before _start (docs/system/riscv/
+# trace.rst: six instructions and the two addresses they load).
+RESET_VECTOR = 6
 # uftrace report: function: (total, self, calls), times in instructions
-# (nanoseconds).  _start: its 13 and main's 117; rec: rec(5) with all it
-# calls, the 6 frames' 42 of their own; sys: 2, and the handler's 4.
+# (nanoseconds).  _start: its 12 (+ WFI) and main's 117; rec: rec(5) with
+# all it calls, the 6 frames' 42 of their own; sys: 2, and the handler's
+# 4.
 REPORT = {
-    '_start': (130, 13, 1), 'main': (117, 14, 1), 'mid': (42, 18, 2),
+    '_start': (129, 12, 1), 'main': (117, 14, 1), 'mid': (42, 18, 2),
     'rec': (42, 42, 6), 'leaf': (33, 33, 11), 'sys': (6, 2, 1),
     'trap': (4, 4, 1), 'tail_a': (2, 2, 1), 'tail_b': (2, 2, 1),
 }
@@ -84,7 +95,7 @@ REPORT = {
 # as Callgrind counts a recursive function's calls to itself, 90
 # inclusive: 34 and its 4 calls to itself (26, 18, 10 and 2).
 ANNOTATE = {
-    '_start': (13, 130), 'main': (14, 117), 'mid': (18, 42),
+    '_start': (12, 129), 'main': (14, 117), 'mid': (18, 42),
     'rec': (8, 42), "rec'2": (34, 90), 'leaf': (33, 33), 'sys': (2, 6),
     'trap': (4, 4), 'tail_a': (2, 2), 'tail_b': (2, 2),
 }
@@ -102,9 +113,9 @@ CALLS = {
 }
 
 
-def decode(args, trace, output):
-    cmd = [args.decoder, '--quiet', '--output', output, '--elf', args.elf,
-           trace]
+def decode(args, trace, output, *extra):
+    cmd = [args.decoder, '--quiet', '--output', output, *extra, '--elf',
+           args.elf, trace]
     res = subprocess.run(cmd, capture_output=True, text=True, check=False)
     if res.returncode != 0 or res.stderr:
         sys.exit(f'{" ".join(cmd)} failed (exit {res.returncode}):\n'
@@ -113,23 +124,29 @@ def decode(args, trace, output):
 
 
 def check_folded(text):
+    """Returns WFI: whether the wfi after the finisher's store retired."""
     got = text.splitlines()
-    if got != FOLDED:
-        for i, (g, w) in enumerate(zip(got + [None] * len(FOLDED),
-                                       FOLDED + [None] * len(got))):
+    wfi = 1 if got and got[0] == f'hart 0;_start {START + 1}' else 0
+    want = [line.format(start=START + wfi) for line in FOLDED]
+    if got != want:
+        for i, (g, w) in enumerate(zip(got + [None] * len(want),
+                                       want + [None] * len(got))):
             if g != w:
                 sys.exit(f'folded line {i}: {g!r}, the program has {w!r}')
-    print(f'folded: the {len(FOLDED)} contexts of the program, each with '
-          'its instructions')
+    print(f'folded: the {len(want)} contexts of the program, each with '
+          f'its instructions (the last wfi {"" if wfi else "not "}retired)')
+    return wfi
 
 
-def check_chrome(text):
+def check_chrome(text, timed=False):
     try:
         doc = json.loads(text)
     except ValueError as e:
         sys.exit(f'chrome: not JSON: {e}')
-    if 'instructions' not in doc['otherData']['clock']:
-        sys.exit('chrome: the clock is not said to be instructions')
+    clock = 'timestamps' if timed else 'instructions'
+    if clock not in doc['otherData']['clock']:
+        sys.exit(f'chrome: the clock is not said to be {clock}')
+    main_start = MAIN_START + (RESET_VECTOR if timed else 0)
     stack, frames, main, depth = [], {}, None, 0
     instants = []
     for e in doc['traceEvents']:
@@ -153,18 +170,18 @@ def check_chrome(text):
     if frames != CHROME_FRAMES:
         sys.exit(f'chrome: frames {frames}, the program enters '
                  f'{CHROME_FRAMES}')
-    if main != (MAIN_START, MAIN_LENGTH):
+    if main != (main_start, MAIN_LENGTH):
         sys.exit(f'chrome: main from {main[0]} for {main[1]}, the program '
-                 f'has {MAIN_START} for {MAIN_LENGTH}')
+                 f'has {main_start} for {MAIN_LENGTH}')
     if depth != 8:
         sys.exit(f'chrome: {depth} frames deep, the program 8')
     want = [('gap', 'gap: no program image'), ('trap', 'exception 11'),
             ('gap', 'gap: trace ended')]
     if instants != want:
         sys.exit(f'chrome: instant events {instants}, wanted {want}')
-    print(f'chrome: {sum(frames.values())} frames nested as the program '
-          f'calls, main {MAIN_LENGTH} instructions long, the trap and '
-          'both gaps')
+    print(f'chrome ({clock}): {sum(frames.values())} frames nested as '
+          f'the program calls, main at {main_start} and {MAIN_LENGTH} '
+          'long, the trap and both gaps')
 
 
 def uftrace(args, data, *cmd):
@@ -181,7 +198,15 @@ def ns(text, unit):
     return round(float(text) * {'ns': 1, 'us': 1000, 'ms': 10 ** 6}[unit])
 
 
-def check_uftrace(args, tmp, trace):
+def with_wfi(table, wfi):
+    """@table with _start's own and total instructions WFI more."""
+    t = dict(table)
+    first = t['_start']
+    t['_start'] = (first[0] + wfi, first[1] + wfi) + tuple(first[2:])
+    return t
+
+
+def check_uftrace(args, tmp, trace, wfi):
     data = os.path.join(tmp, 'uftrace.data')
     cmd = [args.decoder, '--quiet', '--output', 'uftrace', '--dir', data,
            '--elf', args.elf, trace]
@@ -194,8 +219,9 @@ def check_uftrace(args, tmp, trace):
         f = line.split()
         if len(f) == 6 and f[4].isdigit():
             report[f[5]] = (ns(f[0], f[1]), ns(f[2], f[3]), int(f[4]))
-    if report != REPORT:
-        sys.exit(f'uftrace report: {report}, the program has {REPORT}')
+    want = with_wfi(REPORT, wfi)
+    if report != want:
+        sys.exit(f'uftrace report: {report}, the program has {want}')
     replay = uftrace(args, data, 'replay').splitlines()
     trap = [i for i, line in enumerate(replay) if '/* etrace:trap */' in line]
     if len(trap) != 1 or 'sys() {' not in replay[trap[0] - 1]:
@@ -235,15 +261,16 @@ def annotate(args, profile, *opts):
     return table
 
 
-def check_callgrind(args, tmp, trace):
+def check_callgrind(args, tmp, trace, wfi):
     profile = os.path.join(tmp, 'callgrind.out')
     with open(profile, 'w', encoding='utf-8') as f:
         f.write(decode(args, trace, 'callgrind'))
     own = annotate(args, profile)
     incl = annotate(args, profile, '--inclusive=yes')
     got = {fn: (own[fn][0], incl[fn][0]) for fn in own}
-    if got != ANNOTATE:
-        sys.exit(f'callgrind_annotate: {got}, the program has {ANNOTATE}')
+    want = with_wfi(ANNOTATE, wfi)
+    if got != want:
+        sys.exit(f'callgrind_annotate: {got}, the program has {want}')
     tree = annotate(args, profile, '--tree=calling')
     calls = {fn: {c: (ir, n) for c, ir, n in v[1]} for fn, v in tree.items()
              if v[1]}
@@ -266,10 +293,18 @@ def main():
         qemu.run_guest(qemu.command(args.qemu, machine=qemu.TRACED,
                                     cpu='rv64', kernel=args.elf,
                                     chardev=qemu.trace_file(trace)), 60)
-        check_folded(decode(args, trace, 'folded'))
+        wfi = check_folded(decode(args, trace, 'folded'))
         check_chrome(decode(args, trace, 'chrome'))
-        check_uftrace(args, tmp, trace)
-        check_callgrind(args, tmp, trace)
+        timed = os.path.join(tmp, 'timed')
+        qemu.run_guest(qemu.command(args.qemu, machine=qemu.TRACED,
+                                    cpu='rv64', kernel=args.elf,
+                                    icount='shift=0,sleep=off',
+                                    chardev=qemu.trace_file(timed),
+                                    extra=qemu.encoder('timestamps')), 60)
+        check_chrome(decode(args, timed, 'chrome', '--clock=timestamps'),
+                     timed=True)
+        check_uftrace(args, tmp, trace, wfi)
+        check_callgrind(args, tmp, trace, wfi)
     return 0
 
 
