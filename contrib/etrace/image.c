@@ -802,6 +802,16 @@ uint64_t etd_block_insn_addr(const EtdBlock *b, unsigned i)
     return b->start + 2 * small + 4 * (i - small);
 }
 
+/* The symbols in address order, once more were added. */
+static void sort_symbols(EtdImage *img)
+{
+    if (!img->syms_sorted) {
+        g_array_sort(img->syms, sym_cmp);
+        img->syms_sorted = true;
+        memset(img->sym_cache, 0, sizeof(img->sym_cache));
+    }
+}
+
 bool etd_image_symbol(EtdImage *img, uint64_t pc, uint64_t *start,
                       const char **name)
 {
@@ -809,11 +819,7 @@ bool etd_image_symbol(EtdImage *img, uint64_t pc, uint64_t *start,
     unsigned lo = 0, hi;
     const EtdSymbol *best = NULL;
 
-    if (!img->syms_sorted) {
-        g_array_sort(img->syms, sym_cmp);
-        img->syms_sorted = true;
-        memset(img->sym_cache, 0, sizeof(img->sym_cache));
-    }
+    sort_symbols(img);
     if (img->sym_cache[slot].valid && img->sym_cache[slot].pc == pc) {
         best = img->sym_cache[slot].sym;
     } else {
@@ -853,11 +859,7 @@ void etd_image_symbol_nth(EtdImage *img, unsigned k, uint64_t *addr,
 {
     const EtdSymbol *s;
 
-    if (!img->syms_sorted) {
-        g_array_sort(img->syms, sym_cmp);
-        img->syms_sorted = true;
-        memset(img->sym_cache, 0, sizeof(img->sym_cache));
-    }
+    sort_symbols(img);
     s = &g_array_index(img->syms, EtdSymbol, k);
     *addr = s->addr;
     *name = s->name;

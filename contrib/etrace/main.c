@@ -31,6 +31,14 @@ typedef enum EtdOutput {
     ETD_OUT_CALLGRIND,
 } EtdOutput;
 
+/* --output's names of EtdOutput. */
+static const char *const output_names[] = {
+    [ETD_OUT_ADDRS] = "addrs", [ETD_OUT_FLOW] = "flow",
+    [ETD_OUT_STATS] = "stats", [ETD_OUT_DATA] = "data",
+    [ETD_OUT_FOLDED] = "folded", [ETD_OUT_CHROME] = "chrome",
+    [ETD_OUT_UFTRACE] = "uftrace", [ETD_OUT_CALLGRIND] = "callgrind",
+};
+
 /* The outputs made of calls and returns (calls.h). */
 static inline bool calls_output(EtdOutput o)
 {
@@ -657,27 +665,23 @@ static bool parse_options(int *argc, char ***argv, EtdOptions *o)
         print_error(ETD_ERR_USAGE, "%s", err->message);
         return false;
     }
-    if (!o->output || !strcmp(o->output, "addrs")) {
+    for (o->kind = 0; o->output && o->kind < ARRAY_SIZE(output_names);
+         o->kind++) {
+        if (!strcmp(o->output, output_names[o->kind])) {
+            break;
+        }
+    }
+    if (!o->output) {
         o->kind = ETD_OUT_ADDRS;
-    } else if (!strcmp(o->output, "flow")) {
-        o->kind = ETD_OUT_FLOW;
-    } else if (!strcmp(o->output, "stats")) {
-        o->kind = ETD_OUT_STATS;
-    } else if (!strcmp(o->output, "data")) {
-        o->kind = ETD_OUT_DATA;
-    } else if (!strcmp(o->output, "folded")) {
-        o->kind = ETD_OUT_FOLDED;
-    } else if (!strcmp(o->output, "chrome")) {
-        o->kind = ETD_OUT_CHROME;
-    } else if (!strcmp(o->output, "uftrace")) {
-        o->kind = ETD_OUT_UFTRACE;
-    } else if (!strcmp(o->output, "callgrind")) {
-        o->kind = ETD_OUT_CALLGRIND;
-    } else {
-        print_error(ETD_ERR_BAD_VALUE, "--output: unknown kind '%s' "
-                    "(addrs, flow, data, stats, folded, chrome, uftrace or "
-                    "callgrind)",
-                    o->output);
+    } else if (o->kind == ARRAY_SIZE(output_names)) {
+        g_autoptr(GString) kinds = g_string_new(NULL);
+
+        for (i = 0; i < ARRAY_SIZE(output_names); i++) {
+            g_string_append_printf(kinds, "%s%s", i ? ", " : "",
+                                   output_names[i]);
+        }
+        print_error(ETD_ERR_BAD_VALUE, "--output: unknown kind '%s' (%s)",
+                    o->output, kinds->str);
         return false;
     }
     if (!o->protocol || !strcmp(o->protocol, "2.0")) {

@@ -211,10 +211,14 @@ bool etd_uftrace_end(EtdUftrace *u, GError **errp)
                                  0x0080 | 0x0800 | 0x2000),
         .max_stack = cpu_to_le16(UFT_MAX_DEPTH + 1),
     };
+    /* every hart's map: the guest's code as one image, and the stack */
+    g_autofree char *map = g_strdup_printf(
+        "%016" PRIx64 "-%016" PRIx64 " r-xp 00000000 00:00 0 %s\n%" PRIx64
+        "-%" PRIx64 " rw-p 00000000 00:00 0 [stack]\n", UINT64_C(0),
+        UFT_STACK_START, UFT_IMAGE, UFT_STACK_START, UFT_STACK_END);
     unsigned src, harts = 0;
 
     for (src = 0; src < u->sources; src++) {
-        g_autofree char *map = NULL;
         g_autofree char *name = NULL;
 
         if (!u->dat[src]) {
@@ -235,11 +239,6 @@ bool etd_uftrace_end(EtdUftrace *u, GError **errp)
                                "sid=%016x exename=\"hart%u\"\n", start,
                                src + 1, src + 1, src);
         g_string_append_printf(tids, "%s%u", tids->len ? "," : "", src + 1);
-        map = g_strdup_printf("%016" PRIx64 "-%016" PRIx64 " r-xp 00000000 "
-                              "00:00 0 %s\n%" PRIx64 "-%" PRIx64 " rw-p "
-                              "00000000 00:00 0 [stack]\n", UINT64_C(0),
-                              UFT_STACK_START, UFT_IMAGE, UFT_STACK_START,
-                              UFT_STACK_END);
         name = g_strdup_printf("sid-%016x.map", src + 1);
         if (!write_file(u, name, map, strlen(map), errp)) {
             return false;

@@ -14,11 +14,7 @@
 
 #define AMOCAS      0x14
 
-    .section .text.start, "ax"
-    .globl _start
-_start:
-    csrr t0, mhartid
-    bnez t0, park
+    DATA_TEST_START
     la s0, words
     addi s1, s0, 8
 
@@ -45,6 +41,7 @@ _start:
     .insn r 0x2f, 3, AMOCAS, x0, s1, a2
 
     DATA_TEST_PASS
+    DATA_TEST_TRAP
 
     .data
     .align 3
