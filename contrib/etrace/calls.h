@@ -55,7 +55,7 @@ typedef struct EtdCallSink {
                   EtdEnter how, uint64_t time);
     void (*leave)(void *opaque, unsigned src, EtdCallNode *n,
                   uint64_t time);
-    /* A trap is taken; @epc is ETD_EPC_UNKNOWN for an interrupt. */
+    /* A trap is taken; @epc as EtdSink.trap says. */
     void (*trap)(void *opaque, unsigned src, bool interrupt, unsigned cause,
                  uint64_t epc, uint64_t time);
     /* The privilege changes (E-Trace codes). */

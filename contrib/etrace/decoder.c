@@ -605,9 +605,19 @@ static bool sync_packet(EtdDecoder *d, const ETraceTeInst *t, GError **errp)
     EtdBlock *b;
 
     if (t->subformat == ETRACE_SYNC_TRAP) {
-        uint64_t epc = 0;
+        uint64_t epc;
 
-        if (!t->interrupt && !exception_address(d, t, &epc, errp)) {
+        if (t->interrupt) {
+            g_autoptr(GError) unknown = NULL;
+
+            /*
+             * Where the hart was going: the instruction the interrupt
+             * came before, but after an uninferable jump.
+             */
+            if (!exception_address(d, t, &epc, &unknown)) {
+                epc = ETD_EPC_UNKNOWN;
+            }
+        } else if (!exception_address(d, t, &epc, errp)) {
             return false;
         }
         d->traps++;

@@ -245,8 +245,10 @@ typedef struct EtdSink {
     void (*run)(void *opaque, unsigned src, const EtdBlock *b,
                 unsigned from, unsigned n, uint8_t priv);
     /*
-     * A trap; @epc is meaningful for exceptions only, and is
-     * ETD_EPC_UNKNOWN when the trap packet is the first one decoded.
+     * A trap; @epc is where the hart was: the instruction that took an
+     * exception, the one an interrupt came before; ETD_EPC_UNKNOWN when
+     * the trap packet is the first one decoded, or an interrupt comes
+     * after an uninferable jump (which the packet does not resolve).
      */
     void (*trap)(void *opaque, unsigned src, bool interrupt,
                  unsigned cause, uint64_t epc, uint64_t tval);

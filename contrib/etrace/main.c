@@ -19,6 +19,7 @@
 #include "chrome.h"
 #include "uftrace.h"
 #include "callgrind.h"
+#include "coverage.h"
 
 typedef enum EtdOutput {
     ETD_OUT_ADDRS,
@@ -29,6 +30,8 @@ typedef enum EtdOutput {
     ETD_OUT_CHROME,
     ETD_OUT_UFTRACE,
     ETD_OUT_CALLGRIND,
+    ETD_OUT_LCOV,
+    ETD_OUT_COVERAGE,
 } EtdOutput;
 
 /* --output's names of EtdOutput. */
@@ -37,6 +40,7 @@ static const char *const output_names[] = {
     [ETD_OUT_STATS] = "stats", [ETD_OUT_DATA] = "data",
     [ETD_OUT_FOLDED] = "folded", [ETD_OUT_CHROME] = "chrome",
     [ETD_OUT_UFTRACE] = "uftrace", [ETD_OUT_CALLGRIND] = "callgrind",
+    [ETD_OUT_LCOV] = "lcov", [ETD_OUT_COVERAGE] = "coverage",
 };
 
 /* The outputs made of calls and returns (calls.h). */
@@ -44,6 +48,12 @@ static inline bool calls_output(EtdOutput o)
 {
     return o == ETD_OUT_FOLDED || o == ETD_OUT_CHROME ||
            o == ETD_OUT_UFTRACE || o == ETD_OUT_CALLGRIND;
+}
+
+/* The outputs of what retired where (coverage.h). */
+static inline bool cover_output(EtdOutput o)
+{
+    return o == ETD_OUT_LCOV || o == ETD_OUT_COVERAGE;
 }
 
 typedef struct EtdMain {
@@ -64,6 +74,7 @@ typedef struct EtdMain {
     EtdCallSink call_sink;
     EtdChrome chrome;
     EtdUftrace uftrace;
+    EtdCover *cover;
     FILE *out;
     char obuf[1 << 16];
     size_t olen;
@@ -203,26 +214,34 @@ static EtdCalls *calls_of(EtdMain *m, unsigned src)
     return m->calls[src];
 }
 
-/* One instruction retired: the run of one of its block. */
-static void calls_insn(EtdMain *m, unsigned src, uint64_t pc, uint8_t priv)
+/* The block of an instruction retired alone at @pc, and its index. */
+static const EtdBlock *insn_block(EtdMain *m, unsigned src, uint64_t pc,
+                                  unsigned *idx)
 {
     EtdDecoder *d = etd_stream_decoder(&m->stream, src);
     const EtdBlock *b = d->blk;
-    unsigned idx = d->idx;
 
-    if (!b || idx >= b->count || etd_block_insn_addr(b, idx) != pc) {
+    *idx = d->idx;
+    if (!b || *idx >= b->count || etd_block_insn_addr(b, *idx) != pc) {
         b = etd_image_block(m->img, pc);
-        idx = 0;
+        *idx = 0;
     }
-    etd_calls_run(calls_of(m, src), b, idx, 1, priv);
+    return b;
 }
 
 static void sink_insn(void *opaque, unsigned src, uint64_t pc, uint8_t priv)
 {
     EtdMain *m = opaque;
 
-    if (calls_output(m->output)) {
-        calls_insn(m, src, pc, priv);
+    if (calls_output(m->output) || cover_output(m->output)) {
+        unsigned idx;
+        const EtdBlock *b = insn_block(m, src, pc, &idx);
+
+        if (m->cover) {
+            etd_cover_run(m->cover, src, b, idx, 1);
+        } else {
+            etd_calls_run(calls_of(m, src), b, idx, 1, priv);
+        }
         return;
     }
 
@@ -248,6 +267,10 @@ static void sink_run(void *opaque, unsigned src, const EtdBlock *b,
         etd_calls_run(calls_of(m, src), b, from, n, priv);
         return;
     }
+    if (m->cover) {
+        etd_cover_run(m->cover, src, b, from, n);
+        return;
+    }
     if (m->output == ETD_OUT_STATS || m->output == ETD_OUT_DATA) {
         /* only the accesses */
         if (unlikely(m->stream.type_bits) && !m->untied) {
@@ -270,6 +293,10 @@ static void sink_trap(void *opaque, unsigned src, bool interrupt,
 
     if (calls_output(m->output)) {
         etd_calls_trap(calls_of(m, src), interrupt, cause, epc);
+        return;
+    }
+    if (m->cover) {
+        etd_cover_trap(m->cover, src, epc);
         return;
     }
     if (m->output != ETD_OUT_FLOW) {
@@ -318,6 +345,10 @@ static void sink_gap(void *opaque, unsigned src, const char *why)
     }
     if (calls_output(m->output)) {
         etd_calls_gap(calls_of(m, src), why);
+        return;
+    }
+    if (m->cover) {
+        etd_cover_gap(m->cover, src);
         return;
     }
     if (m->output != ETD_OUT_FLOW) {
@@ -739,8 +770,11 @@ static bool parse_options(int *argc, char ***argv, EtdOptions *o)
     return true;
 }
 
-/* The program images of --elf and --bin, --rv32 and --zc. */
-static bool load_images(EtdImage *img, const EtdOptions *o)
+/*
+ * The program images of --elf and --bin, --rv32 and --zc; the ELF files
+ * to @cover too, unless NULL.
+ */
+static bool load_images(EtdImage *img, EtdCover *cover, const EtdOptions *o)
 {
     g_autoptr(GError) err = NULL;
     unsigned i;
@@ -757,6 +791,9 @@ static bool load_images(EtdImage *img, const EtdOptions *o)
         if (!etd_image_add_elf(img, file, off, &err)) {
             print_error(err->code, "%s", err->message);
             return false;
+        }
+        if (cover) {
+            etd_cover_add_elf(cover, file, off);
         }
     }
     for (i = 0; o->bins && o->bins[i]; i++) {
@@ -901,7 +938,10 @@ int main(int argc, char **argv)
         .opaque = &m,
     };
     m.img = etd_image_new();
-    if (!load_images(m.img, &o) || !open_stream(argc, argv, &fd)) {
+    if (cover_output(m.output)) {
+        m.cover = etd_cover_new(m.img);
+    }
+    if (!load_images(m.img, m.cover, &o) || !open_stream(argc, argv, &fd)) {
         return 2;
     }
     m.timed = o.clock_timestamps;
@@ -934,6 +974,17 @@ int main(int argc, char **argv)
         return 2;
     }
     calls_end(&m);
+    if (m.cover) {
+        g_autoptr(GError) err = NULL;
+
+        if (!(m.output == ETD_OUT_LCOV ? etd_cover_lcov : etd_cover_report)
+            (m.cover, m.out, &err)) {
+            print_error(err->code, "%s", err->message);
+            return 2;
+        }
+        fflush(m.out);
+        etd_cover_free(m.cover);
+    }
     if (m.output == ETD_OUT_STATS) {
         print_stats(&m);
     } else {
