@@ -6,11 +6,14 @@
 #define ETRACE_CALLGRIND_H
 
 #include "calls.h"
+#include "lines.h"
 
 /*
  * The profile of the @n reconstructions @calls (NULL for a source that
- * had none), every frame left, to @out.
+ * had none), every frame left, to @out; with @lines (else NULL) and
+ * costs counted per instruction (etd_calls_by_insn()), by source line.
  */
-void etd_callgrind(EtdCalls *const *calls, unsigned n, FILE *out);
+void etd_callgrind(EtdCalls *const *calls, unsigned n, EtdLines *lines,
+                   FILE *out);
 
 #endif

@@ -47,10 +47,90 @@ static void free_children(EtdCallNode *root)
     }
 }
 
+static guint cost_hash(gconstpointer key)
+{
+    const EtdInsnCost *k = key;
+
+    return g_direct_hash(k->node) * 31 + g_direct_hash(k->b);
+}
+
+static gboolean cost_equal(gconstpointer a, gconstpointer b)
+{
+    const EtdInsnCost *x = a, *y = b;
+
+    return x->node == y->node && x->b == y->b;
+}
+
+void etd_calls_by_insn(EtdCalls *c)
+{
+    c->costs = g_hash_table_new_full(cost_hash, cost_equal, g_free, NULL);
+    c->cost_cache = g_malloc0(ETD_COST_CACHE * sizeof(*c->cost_cache));
+}
+
+/* Instructions @from .. @from + @n - 1 of @b retire in the top frame. */
+static void count_insns(EtdCalls *c, const EtdBlock *b, unsigned from,
+                        unsigned n)
+{
+    unsigned slot = (((uintptr_t)b >> 4) ^ ((uintptr_t)c->top >> 4)) &
+                    (ETD_COST_CACHE - 1);
+    EtdInsnCost *cost = c->cost_cache[slot].cost;
+
+    if (!cost || c->cost_cache[slot].b != b ||
+        c->cost_cache[slot].node != c->top) {
+        EtdInsnCost key = { .node = c->top, .b = b };
+
+        cost = g_hash_table_lookup(c->costs, &key);
+        if (!cost) {
+            cost = g_malloc0(sizeof(*cost) +
+                             (b->count + 1) * sizeof(cost->diff[0]));
+            cost->node = c->top;
+            cost->b = b;
+            g_hash_table_add(c->costs, cost);
+        }
+        c->cost_cache[slot].node = c->top;
+        c->cost_cache[slot].b = b;
+        c->cost_cache[slot].cost = cost;
+    }
+    cost->diff[from]++;
+    cost->diff[from + n]--;
+}
+
+void etd_calls_insn_costs(EtdCalls *c,
+                          void (*fn)(void *opaque, EtdCallNode *n,
+                                     uint64_t addr, uint64_t count),
+                          void *opaque)
+{
+    GHashTableIter it;
+    gpointer key;
+
+    if (!c->costs) {
+        return;
+    }
+    g_hash_table_iter_init(&it, c->costs);
+    while (g_hash_table_iter_next(&it, &key, NULL)) {
+        const EtdInsnCost *cost = key;
+        uint64_t addr = cost->b->start;
+        int64_t run = 0;
+        unsigned i;
+
+        for (i = 0; i < cost->b->count; i++) {
+            run += cost->diff[i];
+            if (run) {
+                fn(opaque, cost->node, addr, run);
+            }
+            addr += etd_block_insn_size(cost->b, i);
+        }
+    }
+}
+
 void etd_calls_free(EtdCalls *c)
 {
     free_children(&c->root);
     g_array_free(c->stack, true);
+    if (c->costs) {
+        g_hash_table_destroy(c->costs);
+        g_free(c->cost_cache);
+    }
 }
 
 static inline EtdFrame *top(EtdCalls *c)
@@ -249,6 +329,9 @@ void etd_calls_run(EtdCalls *c, const EtdBlock *b, unsigned from,
     }
     c->top->self += n;
     c->insns += n;
+    if (unlikely(c->costs)) {
+        count_insns(c, b, from, n);
+    }
     if (from + n < b->count) {
         return;
     }

@@ -75,6 +75,15 @@ typedef struct EtdFrame {
     uint64_t pending_ret;
 } EtdFrame;
 
+/* The instructions a context retired in a block (etd_calls_by_insn()). */
+typedef struct EtdInsnCost {
+    EtdCallNode *node;
+    const EtdBlock *b;
+    int64_t diff[];         /* a run: +1 at its first, -1 after its last */
+} EtdInsnCost;
+
+#define ETD_COST_CACHE  1024
+
 typedef struct EtdCalls {
     EtdImage *img;
     const EtdCallSink *sink;
@@ -98,6 +107,13 @@ typedef struct EtdCalls {
     uint8_t trap_was;
     uint64_t trap_was_ret;
     uint64_t nodes;
+    /* with etd_calls_by_insn(): EtdInsnCost by (node, block) */
+    GHashTable *costs;
+    struct {
+        const EtdCallNode *node;
+        const EtdBlock *b;
+        EtdInsnCost *cost;
+    } *cost_cache;
 } EtdCalls;
 
 /**
@@ -108,6 +124,21 @@ typedef struct EtdCalls {
  */
 void etd_calls_init(EtdCalls *c, EtdImage *img, unsigned src, bool timed,
                     const EtdCallSink *sink);
+
+/*
+ * Count the instructions each context retires per address too (for
+ * etd_calls_insn_costs()), at the cost of a lookup per run.
+ */
+void etd_calls_by_insn(EtdCalls *c);
+
+/*
+ * With etd_calls_by_insn(): @fn for every instruction retired, with its
+ * context and the times it retired there.
+ */
+void etd_calls_insn_costs(EtdCalls *c,
+                          void (*fn)(void *opaque, EtdCallNode *n,
+                                     uint64_t addr, uint64_t count),
+                          void *opaque);
 
 /* Free the tree; leave every frame first (etd_calls_finish()). */
 void etd_calls_free(EtdCalls *c);

@@ -16,9 +16,9 @@
 
 #include "qemu/osdep.h"
 #include <fcntl.h>
-#include <dwarf.h>
-#include <elfutils/libdw.h>
+#include <gelf.h>
 #include "coverage.h"
+#include "lines.h"
 
 typedef struct CovBlock {
     const EtdBlock *b;
@@ -39,14 +39,6 @@ typedef struct CovElf {
     char *path;
     uint64_t offset;
 } CovElf;
-
-/* A row of a line table: [addr, end) is @line of @file. */
-typedef struct CovRow {
-    uint64_t addr;
-    uint64_t end;
-    const char *file;
-    unsigned line;
-} CovRow;
 
 typedef struct CovLine {
     uint64_t count;         /* the most any of its instructions retired */
@@ -69,6 +61,7 @@ typedef struct CovFile {
 
 struct EtdCover {
     EtdImage *img;
+    bool warn;              /* of images without line tables */
     GArray *elfs;           /* CovElf */
     GHashTable *blocks;     /* const EtdBlock * -> CovBlock */
     struct {
@@ -80,11 +73,12 @@ struct EtdCover {
     GHashTable *hits;       /* address -> CovHits, once summed */
 };
 
-EtdCover *etd_cover_new(EtdImage *img)
+EtdCover *etd_cover_new(EtdImage *img, bool warn)
 {
     EtdCover *cv = g_new0(EtdCover, 1);
 
     cv->img = img;
+    cv->warn = warn;
     cv->elfs = g_array_new(false, false, sizeof(CovElf));
     cv->blocks = g_hash_table_new_full(NULL, NULL, NULL, g_free);
     return cv;
@@ -226,12 +220,8 @@ static void sum_hits(EtdCover *cv)
     }
 }
 
-/*
- * The ELF file of @e: @elf, and @dw its DWARF data, NULL without debug
- * information; false and @errp set when it cannot be read.
- */
-static bool open_elf(const CovElf *e, int *fd, Elf **elf, Dwarf **dw,
-                     GError **errp)
+/* The ELF file of @e for libelf; false and @errp set if not readable. */
+static bool open_elf(const CovElf *e, int *fd, Elf **elf, GError **errp)
 {
     *fd = open(e->path, O_RDONLY);
     if (*fd < 0) {
@@ -247,15 +237,11 @@ static bool open_elf(const CovElf *e, int *fd, Elf **elf, Dwarf **dw,
         close(*fd);
         return false;
     }
-    *dw = dwarf_begin_elf(*elf, DWARF_C_READ, NULL);
     return true;
 }
 
-static void close_dwarf(Dwarf *dw, int fd, Elf *elf)
+static void close_elf(int fd, Elf *elf)
 {
-    if (dw) {
-        dwarf_end(dw);
-    }
     elf_end(elf);
     close(fd);
 }
@@ -317,86 +303,6 @@ static int sym_cmp(gconstpointer a, gconstpointer b)
     return strcmp(x->name, y->name);
 }
 
-static int row_cmp(gconstpointer a, gconstpointer b)
-{
-    const CovRow *x = a, *y = b;
-
-    return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
-/* The rows of every line table of @dw, at @offset, sorted. */
-static GArray *line_rows(Dwarf *dw, uint64_t offset, GStringChunk *names)
-{
-    GArray *rows = g_array_new(false, false, sizeof(CovRow));
-    Dwarf_CU *cu = NULL;
-    Dwarf_Die cudie;
-
-    while (dwarf_get_units(dw, cu, &cu, NULL, NULL, &cudie, NULL) == 0) {
-        Dwarf_Attribute attr;
-        const char *dir = dwarf_formstring(dwarf_attr(&cudie, DW_AT_comp_dir,
-                                                      &attr));
-        Dwarf_Lines *lines;
-        size_t n, i;
-
-        if (dwarf_getsrclines(&cudie, &lines, &n) != 0) {
-            continue;
-        }
-        for (i = 0; i + 1 < n; i++) {
-            Dwarf_Line *l = dwarf_onesrcline(lines, i);
-            Dwarf_Line *next = dwarf_onesrcline(lines, i + 1);
-            Dwarf_Addr a, b;
-            bool end;
-            int lineno;
-            const char *file;
-            CovRow r;
-
-            if (dwarf_lineendsequence(l, &end) || end ||
-                dwarf_lineaddr(l, &a) || dwarf_lineaddr(next, &b) ||
-                b <= a || dwarf_lineno(l, &lineno) || lineno <= 0) {
-                continue;
-            }
-            file = dwarf_linesrc(l, NULL, NULL);
-            if (!file) {
-                continue;
-            }
-            r.addr = a + offset;
-            r.end = b + offset;
-            if (g_path_is_absolute(file) || !dir) {
-                r.file = g_string_chunk_insert_const(names, file);
-            } else {
-                /* relative to the compilation's directory */
-                g_autofree char *path = g_canonicalize_filename(file, dir);
-
-                r.file = g_string_chunk_insert_const(names, path);
-            }
-            r.line = lineno;
-            g_array_append_val(rows, r);
-        }
-    }
-    g_array_sort(rows, row_cmp);
-    return rows;
-}
-
-/* The row holding @addr, or NULL. */
-static const CovRow *row_at(GArray *rows, uint64_t addr)
-{
-    unsigned lo = 0, hi = rows->len;
-
-    while (lo < hi) {
-        unsigned mid = (lo + hi) / 2;
-        const CovRow *r = &g_array_index(rows, CovRow, mid);
-
-        if (addr < r->addr) {
-            hi = mid;
-        } else if (addr >= r->end) {
-            lo = mid + 1;
-        } else {
-            return r;
-        }
-    }
-    return NULL;
-}
-
 static void line_free(gpointer p)
 {
     CovLine *l = p;
@@ -446,16 +352,23 @@ static CovLine *line_of(CovFile *f, unsigned line)
 }
 
 /* The lines and functions of one image into @files. */
-static void lcov_image(EtdCover *cv, Dwarf *dw, Elf *elf, uint64_t offset,
-                       GHashTable *files)
+static bool lcov_image(EtdCover *cv, const CovElf *e, GHashTable *files,
+                       GError **errp)
 {
-    g_autoptr(GStringChunk) names = g_string_chunk_new(4096);
-    g_autoptr(GArray) rows = line_rows(dw, offset, names);
-    g_autoptr(GArray) syms = func_symbols(elf, offset);
-    unsigned i;
+    EtdLines *lines = etd_lines_new();
+    g_autoptr(GArray) syms = NULL;
+    unsigned i, n;
+    Elf *elf;
+    int fd;
 
-    for (i = 0; i < rows->len; i++) {
-        const CovRow *r = &g_array_index(rows, CovRow, i);
+    if (!etd_lines_add_elf(lines, e->path, e->offset, cv->warn, errp) ||
+        !open_elf(e, &fd, &elf, errp)) {
+        etd_lines_free(lines);
+        return false;
+    }
+    n = etd_lines_count(lines);
+    for (i = 0; i < n; i++) {
+        const EtdLineRow *r = etd_lines_nth(lines, i);
         CovLine *l = line_of(file_of(files, r->file), r->line);
         uint64_t pc;
         EtdInsn insn;
@@ -468,10 +381,11 @@ static void lcov_image(EtdCover *cv, Dwarf *dw, Elf *elf, uint64_t offset,
             }
         }
     }
+    syms = func_symbols(elf, e->offset);
     g_array_sort(syms, sym_cmp);
     for (i = 0; i < syms->len; i++) {
         const CovSym *s = &g_array_index(syms, CovSym, i);
-        const CovRow *r = row_at(rows, s->addr);
+        const EtdLineRow *r = etd_lines_find(lines, s->addr);
         CovFunc fn;
 
         if (!r || (i && s->addr == g_array_index(syms, CovSym, i - 1).addr)) {
@@ -482,6 +396,9 @@ static void lcov_image(EtdCover *cv, Dwarf *dw, Elf *elf, uint64_t offset,
         fn.count = hits_of(cv, s->addr);
         g_array_append_val(file_of(files, r->file)->funcs, fn);
     }
+    close_elf(fd, elf);
+    etd_lines_free(lines);
+    return true;
 }
 
 static int func_cmp(gconstpointer a, gconstpointer b)
@@ -588,21 +505,10 @@ bool etd_cover_lcov(EtdCover *cv, FILE *out, GError **errp)
 
     sum_hits(cv);
     for (i = 0; i < cv->elfs->len; i++) {
-        const CovElf *e = &g_array_index(cv->elfs, CovElf, i);
-        Dwarf *dw;
-        Elf *elf;
-        int fd;
-
-        if (!open_elf(e, &fd, &elf, &dw, errp)) {
+        if (!lcov_image(cv, &g_array_index(cv->elfs, CovElf, i), files,
+                        errp)) {
             return false;
         }
-        if (!dw) {
-            fprintf(stderr, "etrace-decode: warning: %s: no DWARF line "
-                    "tables, no coverage of its lines\n", e->path);
-        } else {
-            lcov_image(cv, dw, elf, e->offset, files);
-        }
-        close_dwarf(dw, fd, elf);
     }
     g_hash_table_iter_init(&it, files);
     while (g_hash_table_iter_next(&it, &key, NULL)) {
@@ -711,11 +617,10 @@ bool etd_cover_report(EtdCover *cv, FILE *out, GError **errp)
         const CovElf *e = &g_array_index(cv->elfs, CovElf, i);
         g_autoptr(GArray) syms = NULL;
         CovCount img = { 0 };
-        Dwarf *dw;
         Elf *elf;
         int fd;
 
-        if (!open_elf(e, &fd, &elf, &dw, errp)) {
+        if (!open_elf(e, &fd, &elf, errp)) {
             return false;
         }
         syms = func_symbols(elf, e->offset);
@@ -740,7 +645,7 @@ bool etd_cover_report(EtdCover *cv, FILE *out, GError **errp)
         print_count(out, &img, true);
         fputc('\n', out);
         count_add(&all, &img);
-        close_dwarf(dw, fd, elf);
+        close_elf(fd, elf);
     }
     fprintf(out, "total functions %" PRIu64 "/%" PRIu64 " ", all.funcs_hit,
             all.funcs);

@@ -22,7 +22,8 @@
 
 typedef struct EtdCover EtdCover;
 
-EtdCover *etd_cover_new(EtdImage *img);
+/* @warn: say on stderr when an image has no line tables */
+EtdCover *etd_cover_new(EtdImage *img, bool warn);
 void etd_cover_free(EtdCover *cv);
 
 /* An ELF image of @img, at @offset from its link addresses. */
@@ -44,7 +45,7 @@ void etd_cover_gap(EtdCover *cv, unsigned src);
 /*
  * etd_cover_lcov: the lcov tracefile of the images added, to @out
  * Returns false with @errp set when an image cannot be read; an image
- * without DWARF line tables gives no lines (a warning on stderr).
+ * without DWARF line tables gives no lines.
  */
 bool etd_cover_lcov(EtdCover *cv, FILE *out, GError **errp);
 

@@ -20,6 +20,7 @@
 #include "uftrace.h"
 #include "callgrind.h"
 #include "coverage.h"
+#include "lines.h"
 
 typedef enum EtdOutput {
     ETD_OUT_ADDRS,
@@ -75,6 +76,7 @@ typedef struct EtdMain {
     EtdChrome chrome;
     EtdUftrace uftrace;
     EtdCover *cover;
+    EtdLines *lines;            /* --output=callgrind: by source line */
     FILE *out;
     char obuf[1 << 16];
     size_t olen;
@@ -210,6 +212,9 @@ static EtdCalls *calls_of(EtdMain *m, unsigned src)
         m->calls[src] = g_new(EtdCalls, 1);
         etd_calls_init(m->calls[src], m->img, src, m->timed,
                        m->call_sink.opaque ? &m->call_sink : NULL);
+        if (m->lines) {
+            etd_calls_by_insn(m->calls[src]);
+        }
     }
     return m->calls[src];
 }
@@ -772,9 +777,10 @@ static bool parse_options(int *argc, char ***argv, EtdOptions *o)
 
 /*
  * The program images of --elf and --bin, --rv32 and --zc; the ELF files
- * to @cover too, unless NULL.
+ * to @cover and their line tables to @lines too, unless NULL.
  */
-static bool load_images(EtdImage *img, EtdCover *cover, const EtdOptions *o)
+static bool load_images(EtdImage *img, EtdCover *cover, EtdLines *lines,
+                        const EtdOptions *o)
 {
     g_autoptr(GError) err = NULL;
     unsigned i;
@@ -794,6 +800,10 @@ static bool load_images(EtdImage *img, EtdCover *cover, const EtdOptions *o)
         }
         if (cover) {
             etd_cover_add_elf(cover, file, off);
+        }
+        if (lines && !etd_lines_add_elf(lines, file, off, !o->quiet, &err)) {
+            print_error(err->code, "%s", err->message);
+            return false;
         }
     }
     for (i = 0; o->bins && o->bins[i]; i++) {
@@ -896,7 +906,10 @@ static void calls_end(EtdMain *m)
         }
     }
     if (m->output == ETD_OUT_CALLGRIND) {
-        etd_callgrind(m->calls, ETD_MAX_SOURCES, m->out);
+        etd_callgrind(m->calls, ETD_MAX_SOURCES, m->lines, m->out);
+        if (m->lines) {
+            etd_lines_free(m->lines);
+        }
     }
     for (src = 0; src < ETD_MAX_SOURCES; src++) {
         if (!m->calls[src]) {
@@ -939,10 +952,19 @@ int main(int argc, char **argv)
     };
     m.img = etd_image_new();
     if (cover_output(m.output)) {
-        m.cover = etd_cover_new(m.img);
+        m.cover = etd_cover_new(m.img, !o.quiet);
     }
-    if (!load_images(m.img, m.cover, &o) || !open_stream(argc, argv, &fd)) {
+    if (m.output == ETD_OUT_CALLGRIND) {
+        m.lines = etd_lines_new();
+    }
+    if (!load_images(m.img, m.cover, m.lines, &o) ||
+        !open_stream(argc, argv, &fd)) {
         return 2;
+    }
+    if (m.lines && !etd_lines_count(m.lines)) {
+        /* no line tables: costs at the functions' entries */
+        etd_lines_free(m.lines);
+        m.lines = NULL;
     }
     m.timed = o.clock_timestamps;
     if (m.output == ETD_OUT_CHROME) {

@@ -38,8 +38,9 @@ each encoder option set the trace can start with, and the decoder's speed
 on the default trace (median of RUNS runs of etrace-decode
 --output=stats: reconstructed instructions and packet bytes per second),
 and of each output made of calls and returns (folded, callgrind, chrome,
-uftrace) in pairs with stats: median wall time, its ratio to stats,
-instructions per second and the bytes written.
+uftrace) and of coverage (lcov, coverage) in pairs with stats: median
+wall time, its ratio to stats, instructions per second and the bytes
+written.
 With --profile, perf record of a default trace run of each workload
 prints where the time goes.
 """
@@ -321,9 +322,11 @@ def decoder_figures(args, n):
         output_figures(args, images, traces[0], insns, tmp)
 
 
-# The outputs made of calls and returns (docs/system/riscv/trace.rst,
-# "Calls, profiles and timelines"), each timed against stats.
-CALL_OUTPUTS = ['folded', 'callgrind', 'chrome', 'uftrace']
+# The outputs made of calls and returns and the coverage outputs
+# (docs/system/riscv/trace.rst, "Calls, profiles and timelines",
+# "Coverage"), each timed against stats.
+CALL_OUTPUTS = ['folded', 'callgrind', 'chrome', 'uftrace', 'lcov',
+                'coverage']
 
 
 def output_figures(args, images, trace, insns, tmp):

@@ -100,9 +100,10 @@ ANNOTATE = {
     'trap': (4, 4), 'tail_a': (2, 2), 'tail_b': (2, 2),
 }
 # A line of callgrind_annotate's table: Ir, its share, '*' (a function
-# of --tree) or '>' (a callee), ???:function, the calls of a callee.
+# of --tree) or '>' (a callee), FILE:function (FILE test-calls.S, from
+# its line tables), the calls of a callee.
 ANNOTATE_LINE = re.compile(r'^\s*([\d,]+)\s+\(\s*[\d.]+%\)\s+([*>])?\s*'
-                           r'\?\?\?:(\S+)(?:\s+\((\d+)x\))?')
+                           r'\S*/test-calls\.S:(\S+)(?:\s+\((\d+)x\))?')
 # --tree=calling: caller: {callee: (inclusive, calls)}
 CALLS = {
     '_start': {'main': (117, 1)},

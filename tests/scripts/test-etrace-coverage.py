@@ -4,7 +4,8 @@
 
 Usage: test-etrace-coverage.py --qemu QEMU --decoder DECODER
            --elf CALLS_ELF --c-elf C_ELF --genhtml GENHTML
-           --addr2line ADDR2LINE --objdump OBJDUMP --readelf READELF
+           --annotate CALLGRIND_ANNOTATE --addr2line ADDR2LINE
+           --objdump OBJDUMP --readelf READELF
 
 1. CALLS_ELF is tests/tcg/riscv64/test-calls.S assembled with -g (line
    tables of the assembly source).  Its functions are straight-line
@@ -17,7 +18,9 @@ Usage: test-etrace-coverage.py --qemu QEMU --decoder DECODER
    beqz, taken once (rec(0)) and not taken five times.  The tracefile
    must be exactly that, and Debian's genhtml must render it with those
    totals.  --output=coverage: per function the instructions and basic
-   blocks counted from the source.
+   blocks counted from the source.  --output=callgrind: Debian's
+   callgrind_annotate gives each source line the instructions retired
+   there.
 
 2. C_ELF is tests/tcg/riscv64/test-cover.c with the runtime (gcc -O2
    -g: several files, inlined code), timer interrupts all through its
@@ -183,8 +186,63 @@ def check_calls(args, tmp):
              f'blocks {blocks}/{blocks} 100.0%')
     if report[-1] != total:
         sys.exit(f'test-calls report total: {report[-1]!r} != {total!r}')
+    check_calls_lines(args, tmp, trace, src)
     print(f'test-calls: lcov exactly as its source ({lines} lines, '
           f'{funcs} functions, 4 branches), genhtml, report')
+
+
+def annotated_lines(args, profile, src):
+    """{line: Ir} of callgrind_annotate's annotation of @src."""
+    res = subprocess.run([args.annotate, '--auto=yes', '--context=100000',
+                          profile], capture_output=True, text=True,
+                         check=False)
+    if res.returncode != 0 or res.stderr:
+        sys.exit(f'callgrind_annotate --auto=yes failed:\n{res.stderr}')
+    text = res.stdout.split(f'-- Auto-annotated source: {src}\n', 1)
+    if len(text) != 2:
+        sys.exit(f'callgrind_annotate did not annotate {src}')
+    ir, no = {}, 0
+    for line in text[1].splitlines()[3:]:
+        if line.startswith('---') or not line:
+            break               # the end of the file
+        if re.match(r'^\s*[\d,]+ \(\s*[\d.]+%\)\s+=> ', line):
+            continue            # a call's inclusive cost
+        no += 1
+        m = re.match(r'^\s*([\d,]+) \(', line)
+        if m:
+            ir[no] = int(m.group(1).replace(',', ''))
+        elif not re.match(r'^\s*\.', line):
+            sys.exit(f'callgrind_annotate: line {no}: {line!r}')
+    return ir
+
+
+def check_calls_lines(args, tmp, trace, src):
+    """--output=callgrind with the line tables: Debian's
+    callgrind_annotate gives each line of test-calls.S the instructions
+    retired there: the times its function's code ran there (as for lcov)
+    times its instructions: one each in the functions; in _start,
+    DATA_TEST_START's 5 (csrr, bnez, la as auipc and addi, csrw), lla's 2,
+    jal's 1, DATA_TEST_PASS's 4 (lui, lui and addi, sw) and the wfi when it
+    retired (the program's total says)."""
+    funcs = calls_lines(src)
+    want = {}
+    for name, lines in funcs.items():
+        if name != '_start':
+            want.update((no, CALLS_RUNS[name]) for no in lines)
+    rec = funcs['rec']
+    want[rec[0]] = want[rec[-1]] = CALLS_ENTERED['rec']
+    start = funcs['_start']
+    want.update(zip(start, (5, 2, 1, 4)))
+    profile = os.path.join(tmp, 'callgrind.out')
+    with open(profile, 'w', encoding='utf-8') as f:
+        f.write(decode(args, args.elf, trace, 'callgrind'))
+    got = annotated_lines(args, profile, src)
+    wfi = sum(got.values()) - sum(want.values())
+    if wfi in (0, 1):
+        want[start[3]] += wfi
+    if got != want:
+        sys.exit(f'callgrind_annotate of test-calls.S: {got}, the source '
+                 f'says {want}')
 
 
 def is_cond_branch(enc, size):
@@ -398,7 +456,7 @@ def check_calls_interrupts(args, trace, retired):
 def main():
     ap = cli.parser(__doc__, elf=True, decoder=True)
     ap.add_argument('--c-elf', required=True, help='test-cover.elf')
-    for tool in ('genhtml', 'addr2line', 'objdump', 'readelf'):
+    for tool in ('genhtml', 'annotate', 'addr2line', 'objdump', 'readelf'):
         ap.add_argument('--' + tool, required=True)
     args = cli.parse(ap)
     with tempfile.TemporaryDirectory(prefix='etrace-coverage-') as tmp:
