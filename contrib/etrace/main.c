@@ -57,6 +57,27 @@ static inline bool cover_output(EtdOutput o)
     return o == ETD_OUT_LCOV || o == ETD_OUT_COVERAGE;
 }
 
+/*
+ * With --priv, per source: the instructions of other privileges are left
+ * out.  A trap waits for the next instruction: reported if it is kept,
+ * left out with the section of other privileges it starts if not.  The
+ * flow that comes back to a kept privilege where the trap was taken (its
+ * EPC or the instruction after) goes on as if the section had not been;
+ * back elsewhere (another process, a signal handler), it is a gap.
+ */
+typedef struct EtdPrivState {
+    bool hidden;                /* in a section of other privileges */
+    bool resume_known;          /* ... that a trap from kept code began */
+    bool gapped;                /* ... and a gap came since */
+    uint64_t resume;            /* ... at this EPC */
+    bool trap;                  /* a trap waits for the next instruction */
+    bool interrupt;
+    unsigned cause;
+    uint64_t epc, tval;
+} EtdPrivState;
+
+#define ETD_GAP_PRIV "instructions of privileges --priv leaves out"
+
 typedef struct EtdMain {
     EtdImage *img;
     EtdStream stream;
@@ -77,6 +98,9 @@ typedef struct EtdMain {
     EtdUftrace uftrace;
     EtdCover *cover;
     EtdLines *lines;            /* --output=callgrind: by source line */
+    /* --priv: the privileges kept (bit per E-Trace code), 0: all */
+    unsigned priv_mask;
+    EtdPrivState *priv_state[ETD_MAX_SOURCES];
     FILE *out;
     char obuf[1 << 16];
     size_t olen;
@@ -234,10 +258,8 @@ static const EtdBlock *insn_block(EtdMain *m, unsigned src, uint64_t pc,
     return b;
 }
 
-static void sink_insn(void *opaque, unsigned src, uint64_t pc, uint8_t priv)
+static void emit_insn(EtdMain *m, unsigned src, uint64_t pc, uint8_t priv)
 {
-    EtdMain *m = opaque;
-
     if (calls_output(m->output) || cover_output(m->output)) {
         unsigned idx;
         const EtdBlock *b = insn_block(m, src, pc, &idx);
@@ -261,6 +283,18 @@ static void sink_insn(void *opaque, unsigned src, uint64_t pc, uint8_t priv)
     }
 }
 
+static bool priv_keep(EtdMain *m, unsigned src, uint64_t pc, uint8_t priv);
+
+static void sink_insn(void *opaque, unsigned src, uint64_t pc, uint8_t priv)
+{
+    EtdMain *m = opaque;
+
+    if (unlikely(m->priv_mask) && !priv_keep(m, src, pc, priv)) {
+        return;
+    }
+    emit_insn(m, src, pc, priv);
+}
+
 static void sink_run(void *opaque, unsigned src, const EtdBlock *b,
                      unsigned from, unsigned n, uint8_t priv)
 {
@@ -268,6 +302,10 @@ static void sink_run(void *opaque, unsigned src, const EtdBlock *b,
     uint64_t pc;
     unsigned i;
 
+    if (unlikely(m->priv_mask) &&
+        !priv_keep(m, src, etd_block_insn_addr(b, from), priv)) {
+        return;
+    }
     if (calls_output(m->output)) {
         etd_calls_run(calls_of(m, src), b, from, n, priv);
         return;
@@ -286,16 +324,14 @@ static void sink_run(void *opaque, unsigned src, const EtdBlock *b,
     pc = etd_block_insn_addr(b, from);
 
     for (i = from; i < from + n; i++) {
-        sink_insn(opaque, src, pc, priv);
+        emit_insn(m, src, pc, priv);
         pc += etd_block_insn_size(b, i);
     }
 }
 
-static void sink_trap(void *opaque, unsigned src, bool interrupt,
+static void emit_trap(EtdMain *m, unsigned src, bool interrupt,
                       unsigned cause, uint64_t epc, uint64_t tval)
 {
-    EtdMain *m = opaque;
-
     if (calls_output(m->output)) {
         etd_calls_trap(calls_of(m, src), interrupt, cause, epc);
         return;
@@ -338,13 +374,8 @@ static void warn_left(EtdMain *m, unsigned src)
             d->left_to);
 }
 
-static void sink_gap(void *opaque, unsigned src, const char *why)
+static void emit_gap(EtdMain *m, unsigned src, const char *why)
 {
-    EtdMain *m = opaque;
-
-    if (!m->quiet && !strcmp(why, ETD_GAP_NO_IMAGE)) {
-        warn_left(m, src);
-    }
     if (m->tie[src]) {
         etd_tie_gap(m->tie[src]);
     }
@@ -363,6 +394,99 @@ static void sink_gap(void *opaque, unsigned src, const char *why)
         out_flush(m);
     }
     m->olen += snprintf(m->obuf + m->olen, 128, "%u gap %s\n", src, why);
+}
+
+static EtdPrivState *priv_state(EtdMain *m, unsigned src)
+{
+    if (!m->priv_state[src]) {
+        m->priv_state[src] = g_new0(EtdPrivState, 1);
+    }
+    return m->priv_state[src];
+}
+
+/* A trap waiting for the next instruction goes out, if one waits. */
+static void priv_flush_trap(EtdMain *m, unsigned src)
+{
+    EtdPrivState *p = m->priv_state[src];
+
+    if (p && p->trap) {
+        p->trap = false;
+        emit_trap(m, src, p->interrupt, p->cause, p->epc, p->tval);
+    }
+}
+
+/* --priv: whether the instruction at @pc in @priv is kept (see above). */
+static bool priv_keep(EtdMain *m, unsigned src, uint64_t pc, uint8_t priv)
+{
+    EtdPrivState *p = priv_state(m, src);
+    EtdInsn insn;
+
+    if (!(m->priv_mask & (1u << (priv & 7)))) {
+        if (!p->hidden) {
+            p->hidden = true;
+            p->gapped = false;
+            p->resume_known = p->trap && p->epc != ETD_EPC_UNKNOWN;
+            p->resume = p->epc;
+            p->trap = false;
+        }
+        return false;
+    }
+    if (p->hidden) {
+        p->hidden = false;
+        p->trap = false;
+        if (p->gapped) {
+            /* said already */
+        } else if (!p->resume_known ||
+            (pc != p->resume &&
+             !(etd_image_insn(m->img, p->resume, &insn) &&
+               pc == p->resume + insn.size))) {
+            emit_gap(m, src, ETD_GAP_PRIV);
+        }
+    } else {
+        priv_flush_trap(m, src);
+    }
+    return true;
+}
+
+static void sink_trap(void *opaque, unsigned src, bool interrupt,
+                      unsigned cause, uint64_t epc, uint64_t tval)
+{
+    EtdMain *m = opaque;
+    EtdPrivState *p;
+
+    if (!m->priv_mask) {
+        emit_trap(m, src, interrupt, cause, epc, tval);
+        return;
+    }
+    p = priv_state(m, src);
+    if (p->hidden) {
+        return;
+    }
+    priv_flush_trap(m, src);
+    p->trap = true;
+    p->interrupt = interrupt;
+    p->cause = cause;
+    p->epc = epc;
+    p->tval = tval;
+}
+
+static void sink_gap(void *opaque, unsigned src, const char *why)
+{
+    EtdMain *m = opaque;
+
+    if (!m->quiet && !strcmp(why, ETD_GAP_NO_IMAGE)) {
+        warn_left(m, src);
+    }
+    if (m->priv_mask) {
+        EtdPrivState *p = priv_state(m, src);
+
+        priv_flush_trap(m, src);
+        if (p->hidden) {
+            /* the next kept instruction starts afresh */
+            p->gapped = true;
+        }
+    }
+    emit_gap(m, src, why);
 }
 
 static void sink_time(void *opaque, unsigned src, uint64_t time)
@@ -608,9 +732,11 @@ typedef struct EtdOptions {
     gboolean rv32;
     gboolean quiet;
     char *clock;
+    char *priv;
     char *dir;
-    /* from --output, --clock and --param */
+    /* from --output, --clock, --priv and --param */
     bool clock_timestamps;
+    unsigned priv_mask;
     EtdOutput kind;
     ETraceParams params;
     ETraceDataParams dparams;
@@ -627,7 +753,42 @@ static void free_options(EtdOptions *o)
     g_free(o->zc);
     g_free(o->protocol);
     g_free(o->clock);
+    g_free(o->priv);
     g_free(o->dir);
+}
+
+/* --priv's list into a mask of E-Trace privilege codes. */
+static bool parse_priv(const char *list, unsigned *mask)
+{
+    static const struct {
+        const char *name;
+        unsigned code;
+    } privs[] = {
+        { "U", 0 }, { "S", 1 }, { "HS", 1 }, { "M", 3 }, { "D", 4 },
+        { "VU", 5 }, { "VS", 6 },
+    };
+    g_auto(GStrv) names = g_strsplit(list, ",", -1);
+    unsigned i, k;
+
+    *mask = 0;
+    for (i = 0; names[i]; i++) {
+        for (k = 0; k < ARRAY_SIZE(privs); k++) {
+            if (!g_ascii_strcasecmp(g_strstrip(names[i]), privs[k].name)) {
+                *mask |= 1u << privs[k].code;
+                break;
+            }
+        }
+        if (k == ARRAY_SIZE(privs)) {
+            print_error(ETD_ERR_BAD_VALUE, "--priv: unknown privilege '%s' "
+                        "(U, S, HS, M, D, VU, VS)", names[i]);
+            return false;
+        }
+    }
+    if (!*mask) {
+        print_error(ETD_ERR_BAD_VALUE, "--priv: no privilege");
+        return false;
+    }
+    return true;
 }
 
 /* The options' values, checked; the stream argument is left in @argv. */
@@ -646,7 +807,9 @@ static bool parse_options(int *argc, char ***argv, EtdOptions *o)
           "per call stack (flame graphs); chrome: calls as Chrome Trace "
           "Event JSON (Perfetto, speedscope); uftrace: calls as a uftrace "
           "data directory (--dir); callgrind: a Callgrind profile "
-          "(callgrind_annotate, KCachegrind)",
+          "(callgrind_annotate, KCachegrind); lcov: an lcov tracefile "
+          "(genhtml); coverage: instructions and basic blocks retired "
+          "per function",
           "KIND" },
         { "dir", 0, 0, G_OPTION_ARG_FILENAME, &o->dir,
           "the directory --output=uftrace makes (default uftrace.data)",
@@ -655,6 +818,10 @@ static bool parse_options(int *argc, char ***argv, EtdOptions *o)
           "the time of calls and events: instructions (default: retired "
           "instructions) or timestamps (the packets' E-Trace timestamps)",
           "CLOCK" },
+        { "priv", 0, 0, G_OPTION_ARG_STRING, &o->priv,
+          "keep only the instructions of these privileges (U, S or HS, "
+          "M, D, VU, VS): the others are left out of the addresses, the "
+          "flow, the calls and the coverage", "PRIV,..." },
         { "src", 's', 0, G_OPTION_ARG_INT64, &o->src,
           "decode only the packets of this srcID (hart)", "ID" },
         { "param", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &o->param,
@@ -749,6 +916,15 @@ static bool parse_options(int *argc, char ***argv, EtdOptions *o)
     } else {
         print_error(ETD_ERR_BAD_VALUE, "--clock: unknown clock '%s' "
                     "(instructions or timestamps)", o->clock);
+        return false;
+    }
+    if (o->priv && !parse_priv(o->priv, &o->priv_mask)) {
+        return false;
+    }
+    if (o->priv && (o->kind == ETD_OUT_STATS || o->kind == ETD_OUT_DATA ||
+                    o->data)) {
+        print_error(ETD_ERR_USAGE, "--priv is for the instructions' outputs "
+                    "(not stats, data or --data)");
         return false;
     }
     if (o->dir && o->kind != ETD_OUT_UFTRACE) {
@@ -935,6 +1111,7 @@ int main(int argc, char **argv)
         .timestamp_bytes = 6,
     };
     uint64_t errors;
+    unsigned src;
     int fd;
 
     if (!parse_options(&argc, &argv, &o)) {
@@ -967,6 +1144,7 @@ int main(int argc, char **argv)
         m.lines = NULL;
     }
     m.timed = o.clock_timestamps;
+    m.priv_mask = o.priv_mask;
     if (m.output == ETD_OUT_CHROME) {
         etd_chrome_begin(&m.chrome, m.out, m.timed);
         m.chrome.calls = m.calls;
@@ -994,6 +1172,12 @@ int main(int argc, char **argv)
     m.stream.opaque = &m;
     if (!decode(&m, fd)) {
         return 2;
+    }
+    for (src = 0; src < ETD_MAX_SOURCES; src++) {
+        if (m.priv_state[src]) {
+            priv_flush_trap(&m, src);
+            g_free(m.priv_state[src]);
+        }
     }
     calls_end(&m);
     if (m.cover) {
