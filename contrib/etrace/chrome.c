@@ -101,6 +101,12 @@ void etd_chrome_begin(EtdChrome *ch, FILE *out, bool timed)
                     "retired instructions, one per microsecond");
 }
 
+void etd_chrome_flush(EtdChrome *ch)
+{
+    ch_flush(ch);
+    fflush(ch->out);
+}
+
 void etd_chrome_end(EtdChrome *ch)
 {
     CH_PUT(ch, "\n]}\n");

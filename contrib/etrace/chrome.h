@@ -29,4 +29,7 @@ void etd_chrome_sink(EtdChrome *ch, EtdCallSink *sink);
 /* End the JSON object (every frame left before). */
 void etd_chrome_end(EtdChrome *ch);
 
+/* Write out the events so far (the JSON ends at etd_chrome_end()). */
+void etd_chrome_flush(EtdChrome *ch);
+
 #endif

@@ -102,6 +102,7 @@ typedef struct EtdMain {
     unsigned priv_mask;
     EtdPrivState *priv_state[ETD_MAX_SOURCES];
     FILE *out;
+    bool live;                  /* the stream is not a regular file */
     char obuf[1 << 16];
     size_t olen;
 } EtdMain;
@@ -1025,6 +1026,29 @@ static bool open_stream(int argc, char **argv, int *fd)
     return true;
 }
 
+/* Whether @fd is a pipe, a socket or a terminal rather than a file. */
+static bool is_live(int fd)
+{
+    struct stat st;
+
+    return fstat(fd, &st) == 0 && !S_ISREG(st.st_mode);
+}
+
+/*
+ * Reading from a pipe or a socket: what the outputs that stream hold goes
+ * out after each read, so that a reader sees the run as it goes.
+ */
+static void live_flush(EtdMain *m)
+{
+    if (m->output == ETD_OUT_CHROME) {
+        etd_chrome_flush(&m->chrome);
+    } else if (m->output == ETD_OUT_UFTRACE) {
+        etd_uftrace_flush(&m->uftrace);
+    } else {
+        fflush(m->out);
+    }
+}
+
 /* The stream from @fd to its end; false on a read error. */
 static bool decode(EtdMain *m, int fd)
 {
@@ -1050,6 +1074,9 @@ static bool decode(EtdMain *m, int fd)
         memmove(buf, buf + used, have - used);
         have -= used;
         out_flush(m);
+        if (m->live) {
+            live_flush(m);
+        }
     }
     etd_stream_finish(&m->stream, have);
     /* What waits at the end is not tied; the frames open are left. */
@@ -1170,6 +1197,7 @@ int main(int argc, char **argv)
     m.stream.dparams = o.dparams;
     m.stream.error = stream_error;
     m.stream.opaque = &m;
+    m.live = is_live(fd);
     if (!decode(&m, fd)) {
         return 2;
     }

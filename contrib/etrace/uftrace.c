@@ -178,6 +178,18 @@ static void write_syms(EtdUftrace *u, GString *s)
                            UFT_STACK_START);
 }
 
+void etd_uftrace_flush(EtdUftrace *u)
+{
+    unsigned src;
+
+    for (src = 0; src < ETD_MAX_SOURCES; src++) {
+        if (u->dat[src]) {
+            dat_flush(u, src);
+            fflush(u->dat[src]);
+        }
+    }
+}
+
 bool etd_uftrace_end(EtdUftrace *u, GError **errp)
 {
     g_autoptr(GString) task = g_string_new(NULL);

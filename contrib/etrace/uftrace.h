@@ -40,4 +40,10 @@ void etd_uftrace_sink(EtdUftrace *u, EtdCallSink *sink);
  */
 bool etd_uftrace_end(EtdUftrace *u, GError **errp);
 
+/*
+ * Write out the records so far (the directory is whole, with its info
+ * and task files, at etd_uftrace_end()).
+ */
+void etd_uftrace_flush(EtdUftrace *u);
+
 #endif
