@@ -60,10 +60,11 @@ static inline bool cover_output(EtdOutput o)
 /*
  * With --priv, per source: the instructions of other privileges are left
  * out.  A trap waits for the next instruction: reported if it is kept,
- * left out with the section of other privileges it starts if not.  The
- * flow that comes back to a kept privilege where the trap was taken (its
- * EPC or the instruction after) goes on as if the section had not been;
- * back elsewhere (another process, a signal handler), it is a gap.
+ * left out with the section of other privileges it starts if not (its
+ * handler is of another privilege, or code no image holds).  The flow
+ * that comes back to a kept privilege where the trap was taken (its EPC
+ * or the instruction after) goes on as if the section had not been; back
+ * elsewhere (another process, a signal handler), it is a gap.
  */
 typedef struct EtdPrivState {
     bool hidden;                /* in a section of other privileges */
@@ -405,15 +406,21 @@ static EtdPrivState *priv_state(EtdMain *m, unsigned src)
     return m->priv_state[src];
 }
 
-/* A trap waiting for the next instruction goes out, if one waits. */
-static void priv_flush_trap(EtdMain *m, unsigned src)
+/*
+ * The flow is in code of another privilege: from a waiting trap's
+ * handler on (the section's resume is where that trap was taken), or
+ * from wherever it left kept code without a trap.  The trap is not
+ * reported.
+ */
+static void priv_hide(EtdPrivState *p)
 {
-    EtdPrivState *p = m->priv_state[src];
-
-    if (p && p->trap) {
-        p->trap = false;
-        emit_trap(m, src, p->interrupt, p->cause, p->epc, p->tval);
+    if (!p->hidden) {
+        p->hidden = true;
+        p->gapped = false;
+        p->resume_known = p->trap && p->epc != ETD_EPC_UNKNOWN;
+        p->resume = p->epc;
     }
+    p->trap = false;
 }
 
 /* --priv: whether the instruction at @pc in @priv is kept (see above). */
@@ -423,13 +430,7 @@ static bool priv_keep(EtdMain *m, unsigned src, uint64_t pc, uint8_t priv)
     EtdInsn insn;
 
     if (!(m->priv_mask & (1u << (priv & 7)))) {
-        if (!p->hidden) {
-            p->hidden = true;
-            p->gapped = false;
-            p->resume_known = p->trap && p->epc != ETD_EPC_UNKNOWN;
-            p->resume = p->epc;
-            p->trap = false;
-        }
+        priv_hide(p);
         return false;
     }
     if (p->hidden) {
@@ -443,8 +444,10 @@ static bool priv_keep(EtdMain *m, unsigned src, uint64_t pc, uint8_t priv)
                pc == p->resume + insn.size))) {
             emit_gap(m, src, ETD_GAP_PRIV);
         }
-    } else {
-        priv_flush_trap(m, src);
+    } else if (p->trap) {
+        /* the trap's handler is kept code */
+        p->trap = false;
+        emit_trap(m, src, p->interrupt, p->cause, p->epc, p->tval);
     }
     return true;
 }
@@ -460,10 +463,13 @@ static void sink_trap(void *opaque, unsigned src, bool interrupt,
         return;
     }
     p = priv_state(m, src);
+    if (p->trap) {
+        /* the first trap's handler ran no kept code before this one */
+        priv_hide(p);
+    }
     if (p->hidden) {
         return;
     }
-    priv_flush_trap(m, src);
     p->trap = true;
     p->interrupt = interrupt;
     p->cause = cause;
@@ -481,10 +487,21 @@ static void sink_gap(void *opaque, unsigned src, const char *why)
     if (m->priv_mask) {
         EtdPrivState *p = priv_state(m, src);
 
-        priv_flush_trap(m, src);
+        if (p->trap) {
+            /* the trap's handler is code no image holds, or lost */
+            priv_hide(p);
+        }
         if (p->hidden) {
-            /* the next kept instruction starts afresh */
-            p->gapped = true;
+            /*
+             * Code no image holds, in a section left out, is left out
+             * with it; any other gap is said, once: the flow after it
+             * starts afresh.
+             */
+            if (strcmp(why, ETD_GAP_NO_IMAGE) && !p->gapped) {
+                p->gapped = true;
+                emit_gap(m, src, why);
+            }
+            return;
         }
     }
     emit_gap(m, src, why);
@@ -1202,10 +1219,7 @@ int main(int argc, char **argv)
         return 2;
     }
     for (src = 0; src < ETD_MAX_SOURCES; src++) {
-        if (m.priv_state[src]) {
-            priv_flush_trap(&m, src);
-            g_free(m.priv_state[src]);
-        }
+        g_free(m.priv_state[src]);
     }
     calls_end(&m);
     if (m.cover) {

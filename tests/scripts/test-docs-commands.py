@@ -81,7 +81,7 @@ def run_page(args, page, tmp):
     env = dict(os.environ,
                RVCFO_CACHE=os.path.dirname(os.path.dirname(args.qemu)))
     subprocess.run(['bash', '-c', '\n'.join(script)], cwd=args.src, env=env,
-                   check=False, timeout=600)
+                   check=False, timeout=850)
     for i, (cmd, shown) in enumerate(blocks):
         out = os.path.join(tmp, f'out.{i}')
         try:

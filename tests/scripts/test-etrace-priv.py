@@ -12,7 +12,9 @@ flow is made from the record, by the rule docs/system/riscv/trace.rst
 gives ("Privileges"):
   - the instructions of the kept privileges, in order;
   - a trap, when the instruction after it is kept;
-  - a trap into left-out code starts a section that is left out; when
+  - a trap into left-out code (its handler's first instruction is not
+    kept, or another trap comes first) starts a section that is left out,
+    and is not reported; when
     kept code comes back at the trap's EPC or the instruction after, the
     flow goes on; anywhere else (or after a section no kept trap began:
     the runtime enters U by mret from M) there is one gap;
@@ -54,10 +56,13 @@ def model(flow, epcs, code, kept):
     for item in flow:
         if item.startswith('trap '):
             epc = next(epcs)
+            if trap and not hidden:
+                # the first trap's handler ran no kept code
+                hidden, gapped = True, False
+                resume = trap[1]
+                trap = None
             if hidden:
                 continue
-            if trap:
-                out.append(trap[0])
             trap = (item, epc)
             continue
         priv, pc = item.split()
@@ -77,8 +82,6 @@ def model(flow, epcs, code, kept):
             out.append(trap[0])
             trap = None
         out.append(item)
-    if trap:
-        out.append(trap[0])
     return out
 
 
