@@ -42,6 +42,7 @@ static void free_children(EtdCallNode *root)
         }
         up->child = n->sibling;
         g_free(n->label);
+        g_free(n->json);
         g_free(n);
         n = up->child ? up->child : up == root ? NULL : up;
     }

@@ -46,6 +46,7 @@ struct EtdCallNode {
     uint8_t priv;           /* privilege of its first frame */
     unsigned depth;         /* 1 for the function the flow starts in */
     char *label;            /* its name, once asked (etd_calls_label()) */
+    char *json;             /* ... as a JSON string's contents (chrome.c) */
 };
 
 /* What the reconstruction reports as it goes. */

@@ -93,7 +93,6 @@ void etd_chrome_begin(EtdChrome *ch, FILE *out, bool timed)
 {
     memset(ch, 0, sizeof(*ch));
     ch->out = out;
-    ch->names = g_hash_table_new_full(NULL, NULL, NULL, g_free);
     fprintf(out, "{\"displayTimeUnit\": \"ns\", \"otherData\": "
             "{\"producer\": \"etrace-decode\", \"clock\": \"%s\"},\n"
             "\"traceEvents\": [",
@@ -112,7 +111,6 @@ void etd_chrome_end(EtdChrome *ch)
     CH_PUT(ch, "\n]}\n");
     ch_flush(ch);
     fflush(ch->out);
-    g_hash_table_destroy(ch->names);
 }
 
 /* The thread of a source, named when it first has an event. */
@@ -123,10 +121,10 @@ static void thread(EtdChrome *ch, unsigned src)
     }
     ch->named[src / 64] |= UINT64_C(1) << (src % 64);
     event_start(ch);
-    CH_PUT(ch, "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 0, "
-           "\"tid\": ");
+    CH_PUT(ch, "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":0,"
+           "\"tid\":");
     ch_u64(ch, src);
-    CH_PUT(ch, ", \"args\": {\"name\": \"hart ");
+    CH_PUT(ch, ",\"args\":{\"name\":\"hart ");
     ch_u64(ch, src);
     CH_PUT(ch, "\"}}");
 }
@@ -134,9 +132,9 @@ static void thread(EtdChrome *ch, unsigned src)
 /* The end of an event: ts, pid, tid. */
 static inline void ch_when(EtdChrome *ch, unsigned src, uint64_t time)
 {
-    CH_PUT(ch, "\"ts\": ");
+    CH_PUT(ch, "\"ts\":");
     ch_u64(ch, time);
-    CH_PUT(ch, ", \"pid\": 0, \"tid\": ");
+    CH_PUT(ch, ",\"pid\":0,\"tid\":");
     ch_u64(ch, src);
 }
 
@@ -148,22 +146,20 @@ static void chrome_enter(void *opaque, unsigned src, EtdCallNode *n,
         [ETD_ENTER_TAIL] = "tail call", [ETD_ENTER_TRAP] = "trap",
     };
     EtdChrome *ch = opaque;
-    const char *name = g_hash_table_lookup(ch->names, n);
     const char *p;
 
-    if (!name) {
-        name = json_escaped(etd_calls_label(ch->calls[src], n));
-        g_hash_table_insert(ch->names, n, (char *)name);
+    if (unlikely(!n->json)) {
+        n->json = json_escaped(etd_calls_label(ch->calls[src], n));
     }
     thread(ch, src);
     event_start(ch);
-    CH_PUT(ch, "{\"ph\": \"B\", \"name\": \"");
-    ch_put(ch, name, strlen(name));
-    CH_PUT(ch, "\", \"cat\": \"");
+    CH_PUT(ch, "{\"ph\":\"B\",\"name\":\"");
+    ch_put(ch, n->json, strlen(n->json));
+    CH_PUT(ch, "\",\"cat\":\"");
     ch_put(ch, hows[how], strlen(hows[how]));
-    CH_PUT(ch, "\", ");
+    CH_PUT(ch, "\",");
     ch_when(ch, src, time);
-    CH_PUT(ch, ", \"args\": {\"priv\": \"");
+    CH_PUT(ch, ",\"args\":{\"priv\":\"");
     p = priv_names[n->priv & 7];
     ch_put(ch, p, strlen(p));
     CH_PUT(ch, "\"}}");
@@ -175,7 +171,7 @@ static void chrome_leave(void *opaque, unsigned src, EtdCallNode *n,
     EtdChrome *ch = opaque;
 
     event_start(ch);
-    CH_PUT(ch, "{\"ph\": \"E\", ");
+    CH_PUT(ch, "{\"ph\":\"E\",");
     ch_when(ch, src, time);
     CH_PUT(ch, "}");
 }
@@ -187,11 +183,11 @@ static void instant(EtdChrome *ch, unsigned src, const char *cat,
 
     thread(ch, src);
     event_start(ch);
-    CH_PUT(ch, "{\"ph\": \"i\", \"s\": \"t\", \"cat\": \"");
+    CH_PUT(ch, "{\"ph\":\"i\",\"s\":\"t\",\"cat\":\"");
     ch_put(ch, cat, strlen(cat));
-    CH_PUT(ch, "\", \"name\": \"");
+    CH_PUT(ch, "\",\"name\":\"");
     ch_put(ch, escaped, strlen(escaped));
-    CH_PUT(ch, "\", ");
+    CH_PUT(ch, "\",");
     ch_when(ch, src, time);
     CH_PUT(ch, "}");
 }

@@ -14,7 +14,6 @@ typedef struct EtdChrome {
     size_t len;
     uint64_t events;
     /* a node's name, JSON-escaped */
-    GHashTable *names;
     /* the reconstruction of each source, for the names of its frames */
     EtdCalls **calls;
     uint64_t named[ETD_MAX_SOURCES / 64];

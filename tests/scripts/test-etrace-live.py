@@ -124,7 +124,7 @@ def entered(output, out):
     with open(out, 'rb') as f:
         text = f.read().decode()
     if output == 'chrome':
-        return text.count('"ph": "B"')
+        return text.count('"ph":"B"')
     return sum(1 for line in text.splitlines() if ' gap ' not in line)
 
 
