@@ -10,7 +10,8 @@
  * ends with a block's conditional branch leaves the branch to resolve:
  * taken when the next instruction is the branch's target, not taken
  * when it is the next one (a branch to the next instruction counts as
- * taken); a gap, an interrupt, or an exception not at either leave it
+ * taken).  A trap right after it resolves it by its EPC, which the
+ * decoder has from the packets for an interrupt too; a gap leaves it
  * unresolved (retired, counted, but in neither direction).
  */
 
