@@ -423,11 +423,21 @@ static void priv_hide(EtdPrivState *p)
     p->trap = false;
 }
 
+/* Kept code at @pc again: where the trap that left it was taken? */
+static bool priv_resumes(EtdMain *m, const EtdPrivState *p, uint64_t pc)
+{
+    EtdInsn insn;
+
+    return p->resume_known &&
+           (pc == p->resume ||
+            (etd_image_insn(m->img, p->resume, &insn) &&
+             pc == p->resume + insn.size));
+}
+
 /* --priv: whether the instruction at @pc in @priv is kept (see above). */
 static bool priv_keep(EtdMain *m, unsigned src, uint64_t pc, uint8_t priv)
 {
     EtdPrivState *p = priv_state(m, src);
-    EtdInsn insn;
 
     if (!(m->priv_mask & (1u << (priv & 7)))) {
         priv_hide(p);
@@ -436,12 +446,8 @@ static bool priv_keep(EtdMain *m, unsigned src, uint64_t pc, uint8_t priv)
     if (p->hidden) {
         p->hidden = false;
         p->trap = false;
-        if (p->gapped) {
-            /* said already */
-        } else if (!p->resume_known ||
-            (pc != p->resume &&
-             !(etd_image_insn(m->img, p->resume, &insn) &&
-               pc == p->resume + insn.size))) {
+        /* (a gap inside the section was said already) */
+        if (!p->gapped && !priv_resumes(m, p, pc)) {
             emit_gap(m, src, ETD_GAP_PRIV);
         }
     } else if (p->trap) {
