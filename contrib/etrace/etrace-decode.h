@@ -165,6 +165,19 @@ bool etd_image_add_elf(EtdImage *img, const char *path, uint64_t offset,
                        GError **errp);
 
 /* @len bytes of code at @addr, copied. */
+/**
+ * etd_image_add_kallsyms: symbols from a Linux /proc/kallsyms listing
+ * @path: lines "ADDRESS TYPE NAME [MODULE]"; the code symbols (types t, T,
+ *        w, W) are added, a module's under "NAME [MODULE]" (kallsyms
+ *        lists them at their load addresses)
+ * @count: the symbols added
+ * @errp: ETD_ERR_IO, or ETD_ERR_BAD_VALUE for a line not in that form
+ *        (its number said) or a listing without any address (read
+ *        without the right to see them, every address is 0)
+ */
+bool etd_image_add_kallsyms(EtdImage *img, const char *path,
+                            unsigned *count, GError **errp);
+
 void etd_image_add_mem(EtdImage *img, uint64_t addr, const uint8_t *data,
                        size_t len);
 

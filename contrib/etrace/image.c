@@ -294,6 +294,59 @@ out:
     return ok;
 }
 
+bool etd_image_add_kallsyms(EtdImage *img, const char *path,
+                            unsigned *count, GError **errp)
+{
+    g_autofree char *text = NULL;
+    g_autoptr(GError) err = NULL;
+    g_auto(GStrv) lines = NULL;
+    bool any_address = false;
+    unsigned i;
+
+    *count = 0;
+    if (!g_file_get_contents(path, &text, NULL, &err)) {
+        g_set_error_literal(errp, ETD_ERROR, ETD_ERR_IO, err->message);
+        return false;
+    }
+    lines = g_strsplit(text, "\n", -1);
+    for (i = 0; lines[i]; i++) {
+        g_auto(GStrv) f = g_strsplit_set(g_strstrip(lines[i]), " \t", 4);
+        EtdSymbol s;
+        char *end;
+
+        if (!f[0] || !*f[0]) {
+            continue;
+        }
+        if (!f[1] || !f[2] || strlen(f[1]) != 1) {
+            g_set_error(errp, ETD_ERROR, ETD_ERR_BAD_VALUE,
+                        "%s:%u: not ADDRESS TYPE NAME [MODULE]", path, i + 1);
+            return false;
+        }
+        s.addr = g_ascii_strtoull(f[0], &end, 16);
+        if (*end) {
+            g_set_error(errp, ETD_ERROR, ETD_ERR_BAD_VALUE,
+                        "%s:%u: bad address '%s'", path, i + 1, f[0]);
+            return false;
+        }
+        any_address |= s.addr != 0;
+        if (!strchr("tTwW", f[1][0]) || !s.addr) {
+            continue;
+        }
+        s.name = f[3] ? g_strdup_printf("%s %s", f[2], g_strstrip(f[3])) :
+                        g_strdup(f[2]);
+        g_array_append_val(img->syms, s);
+        (*count)++;
+    }
+    if (!any_address) {
+        g_set_error(errp, ETD_ERROR, ETD_ERR_BAD_VALUE,
+                    "%s: every address is 0 (read it as root, or with "
+                    "kptr_restrict=0)", path);
+        return false;
+    }
+    img->syms_sorted = false;
+    return true;
+}
+
 bool etd_image_add_bin(EtdImage *img, const char *path, uint64_t addr,
                        GError **errp)
 {

@@ -744,6 +744,7 @@ static void print_stats(EtdMain *m)
 typedef struct EtdOptions {
     char **elfs;
     char **bins;
+    char *kallsyms;
     char **param;
     char *output;
     char *zc;
@@ -772,6 +773,7 @@ static void free_options(EtdOptions *o)
 {
     g_strfreev(o->elfs);
     g_strfreev(o->bins);
+    g_free(o->kallsyms);
     g_strfreev(o->param);
     g_free(o->output);
     g_free(o->zc);
@@ -824,6 +826,9 @@ static bool parse_options(int *argc, char ***argv, EtdOptions *o)
           "FILE[@OFFSET]" },
         { "bin", 'b', 0, G_OPTION_ARG_FILENAME_ARRAY, &o->bins,
           "program image: a raw binary at an address", "FILE@ADDR" },
+        { "kallsyms", 0, 0, G_OPTION_ARG_FILENAME, &o->kallsyms,
+          "symbols of a Linux kernel and its modules: its /proc/kallsyms "
+          "(names only: the code comes from --elf or --bin)", "FILE" },
         { "output", 'o', 0, G_OPTION_ARG_STRING, &o->output,
           "addrs (default): retired instruction addresses; flow: "
           "privilege, address, symbol, traps, data accesses; data: the "
@@ -1016,6 +1021,14 @@ static bool load_images(EtdImage *img, EtdCover *cover, EtdLines *lines,
             return false;
         }
         if (!etd_image_add_bin(img, file, addr, &err)) {
+            print_error(err->code, "%s", err->message);
+            return false;
+        }
+    }
+    if (o->kallsyms) {
+        unsigned n;
+
+        if (!etd_image_add_kallsyms(img, o->kallsyms, &n, &err)) {
             print_error(err->code, "%s", err->message);
             return false;
         }

@@ -139,6 +139,53 @@ def check_folded(text):
     return wfi
 
 
+def check_kallsyms(args, tmp, trace, wfi):
+    """--bin and --kallsyms instead of --elf: the program's bytes and a
+    /proc/kallsyms-style listing made by binutils (nm), with a module's
+    line and data symbols among them: the same folded stacks, the
+    module's symbol where its code is named."""
+    image = os.path.join(tmp, 'calls.bin')
+    subprocess.run(['riscv64-linux-gnu-objcopy', '-O', 'binary', args.elf,
+                    image], check=True)
+    syms = subprocess.run(['riscv64-linux-gnu-nm', args.elf],
+                          capture_output=True, text=True,
+                          check=True).stdout.split('\n')
+    listing = os.path.join(tmp, 'kallsyms')
+    leaf = None
+    with open(listing, 'w', encoding='utf-8') as f:
+        for line in syms:
+            fields = line.split()
+            if len(fields) != 3:
+                continue
+            if fields[2] == 'leaf':
+                # as a module's function: "NAME\t[MODULE]"
+                leaf = fields[0]
+                f.write(f'{fields[0]} t leaf\t[calls_mod]\n')
+                continue
+            f.write(' '.join(fields) + '\n')
+    if not leaf:
+        sys.exit('nm: no leaf')
+    cmd = [args.decoder, '--quiet', '--output=folded', '--bin',
+           f'{image}@0x80000000', '--kallsyms', listing, trace]
+    res = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    want = [line.format(start=START + wfi).replace('leaf',
+                                                   'leaf [calls_mod]')
+            for line in FOLDED]
+    if res.returncode != 0 or res.stdout.splitlines() != want:
+        sys.exit(f'--kallsyms: {res.stdout}{res.stderr}, not {want}')
+    zero = os.path.join(tmp, 'kallsyms-zero')
+    with open(zero, 'w', encoding='utf-8') as f:
+        f.write('0000000000000000 T main\n0000000000000000 t leaf\n')
+    res = subprocess.run(cmd[:-2] + [zero, trace], capture_output=True,
+                         text=True, check=False)
+    if res.returncode != 2 or 'every address is 0' not in res.stderr:
+        sys.exit(f'--kallsyms of a listing without addresses: exit '
+                 f'{res.returncode}: {res.stderr}')
+    print('kallsyms: --bin and a kallsyms listing give the folded stacks, '
+          'a module\'s symbol named with its module; all-zero addresses '
+          'refused')
+
+
 def check_chrome(text, timed=False):
     try:
         doc = json.loads(text)
@@ -295,6 +342,7 @@ def main():
                                     cpu='rv64', kernel=args.elf,
                                     chardev=qemu.trace_file(trace)), 60)
         wfi = check_folded(decode(args, trace, 'folded'))
+        check_kallsyms(args, tmp, trace, wfi)
         check_chrome(decode(args, trace, 'chrome'))
         timed = os.path.join(tmp, 'timed')
         qemu.run_guest(qemu.command(args.qemu, machine=qemu.TRACED,
