@@ -92,8 +92,21 @@ static void count_insns(EtdCalls *c, const EtdBlock *b, unsigned from,
         c->cost_cache[slot].b = b;
         c->cost_cache[slot].cost = cost;
     }
-    cost->diff[from]++;
-    cost->diff[from + n]--;
+    etd_block_count_runs(cost->diff, from, n);
+}
+
+/* The walk of etd_calls_insn_costs(): the caller's, and the node. */
+typedef struct CostWalk {
+    void (*fn)(void *opaque, EtdCallNode *n, uint64_t addr, uint64_t count);
+    void *opaque;
+    EtdCallNode *node;
+} CostWalk;
+
+static void node_counts(void *opaque, uint64_t addr, uint64_t count)
+{
+    CostWalk *w = opaque;
+
+    w->fn(w->opaque, w->node, addr, count);
 }
 
 void etd_calls_insn_costs(EtdCalls *c,
@@ -110,17 +123,9 @@ void etd_calls_insn_costs(EtdCalls *c,
     g_hash_table_iter_init(&it, c->costs);
     while (g_hash_table_iter_next(&it, &key, NULL)) {
         const EtdInsnCost *cost = key;
-        uint64_t addr = cost->b->start;
-        int64_t run = 0;
-        unsigned i;
+        CostWalk w = { fn, opaque, cost->node };
 
-        for (i = 0; i < cost->b->count; i++) {
-            run += cost->diff[i];
-            if (run) {
-                fn(opaque, cost->node, addr, run);
-            }
-            addr += etd_block_insn_size(cost->b, i);
-        }
+        etd_block_counts(cost->b, cost->diff, node_counts, &w);
     }
 }
 

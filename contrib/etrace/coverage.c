@@ -147,8 +147,7 @@ void etd_cover_run(EtdCover *cv, unsigned src, const EtdBlock *b,
     if (unlikely(cv->pending[src])) {
         resolve(cv, src, etd_block_insn_addr(b, from));
     }
-    cb->diff[from]++;
-    cb->diff[from + n]--;
+    etd_block_count_runs(cb->diff, from, n);
     if (from + n == b->count && b->end == ETD_END_BRANCH) {
         cv->pending[src] = cb;
     }
@@ -186,6 +185,11 @@ static uint64_t hits_of(EtdCover *cv, uint64_t addr)
     return h ? h->n : 0;
 }
 
+static void add_hits(void *opaque, uint64_t addr, uint64_t count)
+{
+    hits_at(opaque, addr, true)->n += count;
+}
+
 /* The counts of the blocks, per address (once). */
 static void sum_hits(EtdCover *cv)
 {
@@ -201,17 +205,8 @@ static void sum_hits(EtdCover *cv)
     while (g_hash_table_iter_next(&it, NULL, &value)) {
         CovBlock *cb = value;
         const EtdBlock *b = cb->b;
-        uint64_t addr = b->start;
-        int64_t run = 0;
-        unsigned i;
 
-        for (i = 0; i < b->count; i++) {
-            run += cb->diff[i];
-            if (run) {
-                hits_at(cv, addr, true)->n += run;
-            }
-            addr += etd_block_insn_size(b, i);
-        }
+        etd_block_counts(b, cb->diff, add_hits, cv);
         if (b->end == ETD_END_BRANCH && (cb->taken || cb->not_taken)) {
             CovHits *h = hits_at(cv, b->last, true);
 

@@ -217,6 +217,24 @@ static inline unsigned etd_block_insn_size(const EtdBlock *b, unsigned i)
 uint64_t etd_block_insn_addr(const EtdBlock *b, unsigned i);
 
 /*
+ * Runs of @b counted in @diff (b->count + 1 entries: a run of
+ * instructions @from .. @from + @n - 1 adds one at @from and takes one
+ * away at @from + @n, whatever its length): @fn for each instruction
+ * that retired, with its address and the times it did.
+ */
+static inline void etd_block_count_runs(int64_t *diff, unsigned from,
+                                        unsigned n)
+{
+    diff[from]++;
+    diff[from + n]--;
+}
+
+void etd_block_counts(const EtdBlock *b, const int64_t *diff,
+                      void (*fn)(void *opaque, uint64_t addr,
+                                 uint64_t count),
+                      void *opaque);
+
+/*
  * The symbol (function or label) @pc is at or after: its address into
  * @start and its name into @name (when not NULL); false without one.
  */

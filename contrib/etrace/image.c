@@ -855,6 +855,24 @@ uint64_t etd_block_insn_addr(const EtdBlock *b, unsigned i)
     return b->start + 2 * small + 4 * (i - small);
 }
 
+void etd_block_counts(const EtdBlock *b, const int64_t *diff,
+                      void (*fn)(void *opaque, uint64_t addr,
+                                 uint64_t count),
+                      void *opaque)
+{
+    uint64_t addr = b->start;
+    int64_t run = 0;
+    unsigned i;
+
+    for (i = 0; i < b->count; i++) {
+        run += diff[i];
+        if (run) {
+            fn(opaque, addr, run);
+        }
+        addr += etd_block_insn_size(b, i);
+    }
+}
+
 /* The symbols in address order, once more were added. */
 static void sort_symbols(EtdImage *img)
 {
