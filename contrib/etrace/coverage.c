@@ -357,11 +357,11 @@ static bool lcov_image(EtdCover *cv, const CovElf *e, GHashTable *files,
     Elf *elf;
     int fd;
 
-    if (!etd_lines_add_elf(lines, e->path, e->offset, cv->warn, errp) ||
-        !open_elf(e, &fd, &elf, errp)) {
+    if (!open_elf(e, &fd, &elf, errp)) {
         etd_lines_free(lines);
         return false;
     }
+    etd_lines_add_dwarf(lines, elf, e->path, e->offset, cv->warn);
     n = etd_lines_count(lines);
     for (i = 0; i < n; i++) {
         const EtdLineRow *r = etd_lines_nth(lines, i);

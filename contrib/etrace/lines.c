@@ -81,12 +81,30 @@ static void add_unit(EtdLines *l, Dwarf_Die *cudie, uint64_t offset)
     }
 }
 
+void etd_lines_add_dwarf(EtdLines *l, Elf *elf, const char *path,
+                         uint64_t offset, bool warn)
+{
+    Dwarf *dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
+    Dwarf_CU *cu = NULL;
+    Dwarf_Die cudie;
+
+    if (!dw) {
+        if (warn) {
+            fprintf(stderr, "etrace-decode: warning: %s: no DWARF line "
+                    "tables, no source lines\n", path);
+        }
+        return;
+    }
+    while (dwarf_get_units(dw, cu, &cu, NULL, NULL, &cudie, NULL) == 0) {
+        add_unit(l, &cudie, offset);
+    }
+    dwarf_end(dw);
+    l->sorted = false;
+}
+
 bool etd_lines_add_elf(EtdLines *l, const char *path, uint64_t offset,
                        bool warn, GError **errp)
 {
-    Dwarf_CU *cu = NULL;
-    Dwarf_Die cudie;
-    Dwarf *dw;
     Elf *elf;
     int fd = open(path, O_RDONLY);
 
@@ -103,19 +121,9 @@ bool etd_lines_add_elf(EtdLines *l, const char *path, uint64_t offset,
         close(fd);
         return false;
     }
-    dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
-    if (!dw && warn) {
-        fprintf(stderr, "etrace-decode: warning: %s: no DWARF line tables, "
-                "no source lines\n", path);
-    } else if (dw) {
-        while (dwarf_get_units(dw, cu, &cu, NULL, NULL, &cudie, NULL) == 0) {
-            add_unit(l, &cudie, offset);
-        }
-        dwarf_end(dw);
-    }
+    etd_lines_add_dwarf(l, elf, path, offset, warn);
     elf_end(elf);
     close(fd);
-    l->sorted = false;
     return true;
 }
 

@@ -6,6 +6,7 @@
 #ifndef ETRACE_LINES_H
 #define ETRACE_LINES_H
 
+#include <libelf.h>
 #include "etrace-decode.h"
 
 /* A row of a line table: [addr, end) is @line of @file. */
@@ -29,6 +30,10 @@ void etd_lines_free(EtdLines *l);
  */
 bool etd_lines_add_elf(EtdLines *l, const char *path, uint64_t offset,
                        bool warn, GError **errp);
+
+/* The same of an ELF file open already (libelf's @elf, read from @path). */
+void etd_lines_add_dwarf(EtdLines *l, Elf *elf, const char *path,
+                         uint64_t offset, bool warn);
 
 /* The rows, in address order. */
 unsigned etd_lines_count(EtdLines *l);
