@@ -29,7 +29,7 @@ import subprocess
 import sys
 import tempfile
 
-from rvcfo import cli, record
+from rvcfo import binutils, cli, record
 from rvcfo.roundtrip import expected
 
 HARTS = 2
@@ -46,14 +46,6 @@ def decode(args, trace, output, *extra):
     return res.stdout
 
 
-def code_of(elf):
-    """The addresses of the program's instructions (objdump's listing)."""
-    out = subprocess.run(['riscv64-linux-gnu-objdump', '-d', elf],
-                         capture_output=True, text=True, check=True).stdout
-    return {int(m.group(1), 16) for m in
-            re.finditer(r'^\s*([0-9a-f]+):\s+[0-9a-f]{4,8}\s', out, re.M)}
-
-
 def main():
     ap = cli.parser(__doc__, elf=True, decoder=True)
     ap.add_argument('--uftrace', required=True, help="Debian's uftrace")
@@ -63,7 +55,7 @@ def main():
             args.qemu, args.elf, 'rv64',
             ['-smp', str(HARTS), '-accel', 'tcg,thread=single'], tmp)
         flows, _ = expected(log, False, HARTS)
-        code = code_of(args.elf)
+        code = {pc for pc, _, _ in binutils.listing(args.elf)}
         # The decoded flow of each hart is the record's up to the last
         # packet (instructions after it are not reported): that part.
         decoded = {h: [] for h in range(HARTS)}

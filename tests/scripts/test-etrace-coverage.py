@@ -45,7 +45,7 @@ import subprocess
 import sys
 import tempfile
 
-from rvcfo import cli, qemu, record
+from rvcfo import binutils, cli, qemu, record
 
 # test-calls.S: the times each function's instructions run; rec's first
 # and last instruction run once more than the five between them.
@@ -263,20 +263,6 @@ def is_jump(enc, size):
         (enc >> 2) & 0x1f == 0 and (enc >> 7) & 0x1f != 0
 
 
-def listing(args, elf):
-    """[(pc, size, encoding)] of every instruction objdump lists."""
-    out = subprocess.run([args.objdump, '-d', elf], capture_output=True,
-                         text=True, check=True).stdout
-    insns = []
-    for line in out.splitlines():
-        m = re.match(r'^\s*([0-9a-f]+):\s+([0-9a-f]{4}|[0-9a-f]{8})\s', line)
-        if m:
-            enc = m.group(2)
-            insns.append((int(m.group(1), 16), len(enc) // 2,
-                          int(enc, 16)))
-    return insns
-
-
 def lines_of(args, elf, pcs):
     """{pc: (file, line)} from addr2line, for the addresses it knows."""
     res = subprocess.run([args.addr2line, '-e', elf],
@@ -335,7 +321,7 @@ def record_counts(log):
 
 
 def expected_lcov(args, elf, retired, outcome):
-    insns = listing(args, elf)
+    insns = binutils.listing(elf, args.objdump)
     where = lines_of(args, elf, [pc for pc, _, _ in insns])
     files = collections.defaultdict(
         lambda: {'da': {}, 'br': collections.defaultdict(list), 'fn': []})
@@ -431,7 +417,7 @@ def check_calls_interrupts(args, trace, retired):
     calls and returns too; every frame is a function of the program, under
     the one root the flow starts in, and main calls collatz as often as
     the source says."""
-    code = {pc for pc, _, _ in listing(args, args.c_elf)}
+    code = {pc for pc, _, _ in binutils.listing(args.c_elf, args.objdump)}
     folded = decode(args, args.c_elf, trace, 'folded').splitlines()
     total = 0
     for line in folded:
