@@ -31,6 +31,7 @@ void etd_decoder_init(EtdDecoder *d, EtdImage *img, const EtdSink *sink,
 {
     memset(d, 0, sizeof(*d));
     d->img = img;
+    d->addr_img = img;
     d->sink = sink;
     d->params = *p;
     d->src = src;
@@ -39,6 +40,86 @@ void etd_decoder_init(EtdDecoder *d, EtdImage *img, const EtdSink *sink,
     etd_jtc_init(&d->jtc, p->iaddress_lsb, p->cache_size);
     etd_bpred_init(&d->bp, p->iaddress_lsb, p->bpred_size);
     etd_retstack_init(&d->rs, p->return_stack_size);
+}
+
+void etd_decoder_set_code(EtdDecoder *d, EtdCodeSrc *cs)
+{
+    unsigned p;
+
+    d->code = cs;
+    for (p = 0; p < ARRAY_SIZE(d->views); p++) {
+        d->views[p] = etd_image_new_view(d->img, cs, p);
+    }
+    d->img = d->views[d->privilege & 7];
+    d->addr_img = d->img;
+}
+
+void etd_decoder_free(EtdDecoder *d)
+{
+    unsigned p;
+
+    for (p = 0; p < ARRAY_SIZE(d->views); p++) {
+        if (d->views[p]) {
+            etd_image_free(d->views[p]);
+        }
+    }
+}
+
+/* The image of privilege @priv. */
+static inline EtdImage *priv_img(EtdDecoder *d, unsigned priv)
+{
+    return d->code ? d->views[priv & 7] : d->img;
+}
+
+EtdImage *etd_decoder_image(EtdDecoder *d, unsigned priv)
+{
+    return priv_img(d, priv);
+}
+
+static void set_privilege(EtdDecoder *d, uint8_t priv)
+{
+    d->privilege = priv;
+    d->img = priv_img(d, priv);
+}
+
+/*
+ * Records of the code side stream were applied: the block of pc, if the
+ * code there changed, is followed from pc on in its new form.
+ */
+static void code_refresh(EtdDecoder *d)
+{
+    if (d->blk && etd_image_block_check(d->img, d->blk) != d->blk) {
+        d->blk = etd_image_block(d->img, d->pc);
+        d->idx = 0;
+    }
+}
+
+/*
+ * Before following anything for the next packet: the records of the
+ * code side stream made since the packets processed so far were, up to
+ * those made after branches the next packet reports.
+ */
+static void code_apply(EtdDecoder *d)
+{
+    /*
+     * Outcomes pending now are of branches the packets so far reported
+     * (a full branch map stops at its last branch): they come first.
+     */
+    d->code_taken = -(int64_t)(d->branches + d->pbc + d->bp_fail);
+    if (d->code &&
+        etd_code_catch_up(d->code, d->code_pos, 0, &d->code_wait)) {
+        code_refresh(d);
+    }
+}
+
+/* A branch outcome taken: the records made after it. */
+static void code_branch(EtdDecoder *d)
+{
+    if (++d->code_taken == (int64_t)d->code_wait &&
+        etd_code_catch_up(d->code, d->code_pos, d->code_taken,
+                          &d->code_wait)) {
+        code_refresh(d);
+    }
 }
 
 static inline void report(EtdDecoder *d, uint8_t priv)
@@ -88,7 +169,7 @@ static inline bool unprocessed(const EtdDecoder *d)
  */
 static bool unprocessed_at_address(EtdDecoder *d)
 {
-    EtdBlock *b = etd_image_block(d->img, d->address);
+    EtdBlock *b = etd_image_block(d->addr_img, d->address);
     bool branch = b->count == 1 && b->end == ETD_END_BRANCH;
 
     return pending(d) != (branch ? 1u : 0u);
@@ -121,6 +202,9 @@ static bool take_branch(EtdDecoder *d, bool *taken, GError **errp)
     }
     if (d->bp_on) {
         etd_bpred_update(&d->bp, d->pc, *taken);
+    }
+    if (unlikely(d->code_wait)) {
+        code_branch(d);
     }
     return true;
 }
@@ -312,6 +396,8 @@ static inline EtdBlock *successor(EtdDecoder *d, EtdBlock **link,
 {
     if (!*link) {
         *link = etd_image_block(d->img, to);
+    } else if (d->code) {
+        *link = etd_image_block_check(d->img, *link);
     }
     return *link;
 }
@@ -424,7 +510,7 @@ static EtdStep exit_uninf(EtdDecoder *d, const EtdStop *s, EtdBlock *b,
         return ETD_STEP_FAIL;
     }
     x->to = d->address;
-    x->next = etd_image_block(d->img, x->to);
+    x->next = etd_image_block(d->addr_img, x->to);
     x->uninf = true;
     return ETD_STEP_ON;
 }
@@ -633,8 +719,10 @@ static bool sync_packet(EtdDecoder *d, const ETraceTeInst *t, GError **errp)
     }
 
     d->inferred_address = false;
+    code_apply(d);
     d->address = addr;
-    b = etd_image_block(d->img, addr);
+    d->addr_img = priv_img(d, t->privilege);
+    b = etd_image_block(d->addr_img, addr);
     if (!b->count) {
         /*
          * No program image holds the code (firmware, a reset vector):
@@ -655,7 +743,7 @@ static bool sync_packet(EtdDecoder *d, const ETraceTeInst *t, GError **errp)
         drop_branches(d);
         d->ir_on = d->ioptions & ETRACE_IOPT_IMPLICIT_RETURN;
         etd_retstack_clear(&d->rs);
-        d->privilege = t->privilege;
+        set_privilege(d, t->privilege);
         d->start_of_trace = false;
         d->synced = true;
         d->trap_only = false;
@@ -684,7 +772,7 @@ static bool sync_packet(EtdDecoder *d, const ETraceTeInst *t, GError **errp)
         set_pc(d, addr, b);
         report(d, t->privilege);
     }
-    d->privilege = t->privilege;
+    set_privilege(d, t->privilege);
     d->start_of_trace = false;
     d->in_unknown = false;
     d->synced = true;
@@ -744,6 +832,7 @@ static bool follow_to_later_pass(EtdDecoder *d, GError **errp)
         return false;
     }
     pending_time(d);
+    code_apply(d);
     return true;
 }
 
@@ -831,7 +920,7 @@ static bool resume(EtdDecoder *d, const ETraceTeInst *t)
         drop_branches(d);
         return true;
     }
-    b = etd_image_block(d->img, d->address);
+    b = etd_image_block(d->addr_img, d->address);
     if (!b->count) {
         drop_branches(d);
         return true;
@@ -865,6 +954,7 @@ static void packet_address(EtdDecoder *d, const ETraceTeInst *t, EtdStop *s)
     d->stop_at_last_branch = false;
     if (d->ioptions & ETRACE_IOPT_FULL_ADDRESS) {
         d->address = full_address(d, t->address);
+        d->addr_img = d->img;
     } else {
         /* Sign-extend the differential address field. */
         d->address += (uint64_t)((int64_t)(t->address << (64 - abits)) >>
@@ -1008,6 +1098,7 @@ static bool jump_cache_packet(EtdDecoder *d, const ETraceTeInst *t,
         return true;
     }
     d->address = target;
+    d->addr_img = d->img;
     d->stop_at_last_branch = false;
     /* irreport follows the branch map's last bit, or branches' top bit */
     s.irreport = t->irreport != (t->branches ?
@@ -1020,8 +1111,32 @@ static bool jump_cache_packet(EtdDecoder *d, const ETraceTeInst *t,
            follow(d, &s, errp);
 }
 
+static bool te_inst(EtdDecoder *d, const ETraceTeInst *t, bool timed,
+                    GError **errp);
+
 bool etd_decoder_packet(EtdDecoder *d, const ETraceTeInst *t, bool timed,
                         GError **errp)
+{
+    bool support = t->format == ETRACE_FMT_SYNC &&
+                   t->subformat == ETRACE_SYNC_SUPPORT;
+    bool ok;
+
+    if (d->code) {
+        if (support && t->qual_status == ETRACE_QUAL_TRACE_LOST &&
+            etd_code_lost(d->code, &d->code_pos)) {
+            code_refresh(d);
+        }
+        if (!d->inferred_address) {
+            code_apply(d);
+        }
+    }
+    ok = te_inst(d, t, timed, errp);
+    d->code_pos++;
+    return ok;
+}
+
+static bool te_inst(EtdDecoder *d, const ETraceTeInst *t, bool timed,
+                    GError **errp)
 {
     bool support = t->format == ETRACE_FMT_SYNC &&
                    t->subformat == ETRACE_SYNC_SUPPORT;

@@ -37,6 +37,7 @@ static const char *const etd_error_names[] = {
     NAME(ETD_ERR_BAD_ELF),
     NAME(ETD_ERR_NOT_RISCV),
     NAME(ETD_ERR_EMPTY_IMAGE),
+    NAME(ETD_ERR_BAD_CODE),
 };
 
 QEMU_BUILD_BUG_ON(ARRAY_SIZE(etd_error_names) != ETD_ERR__MAX);

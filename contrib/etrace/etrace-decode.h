@@ -56,6 +56,7 @@ typedef enum EtdError {
     ETD_ERR_BAD_ELF,                /* not an ELF file, or a broken one */
     ETD_ERR_NOT_RISCV,              /* an ELF file of another machine */
     ETD_ERR_EMPTY_IMAGE,            /* an empty raw binary */
+    ETD_ERR_BAD_CODE,               /* a code side stream not readable */
     ETD_ERR__MAX
 } EtdError;
 
@@ -112,6 +113,14 @@ struct EtdBlock {
     uint64_t prev_const;
     uint8_t last_const_rd;
     uint64_t last_const;
+    /*
+     * In a view of the code side stream: the view's generation when the
+     * block was last found current, a digest of the code it was decoded
+     * from, the other versions of the code at its start.
+     */
+    uint64_t gen;
+    uint64_t sig;
+    EtdBlock *alt;
 };
 
 /* One instruction, as etd_image_insn() decodes it. */
@@ -150,7 +159,50 @@ typedef struct EtdInsn {
 
 typedef struct EtdImage EtdImage;
 
+/*
+ * The code side stream of QEMU's trace system (hw/riscv/trace-code.h):
+ * the code the harts translated, read whole by etd_code_load(); a
+ * source's records are applied in order by its decoder.
+ */
+typedef struct EtdCode EtdCode;
+typedef struct EtdCodeSrc EtdCodeSrc;
+
+/* Errors ETD_ERR_IO, ETD_ERR_BAD_CODE. */
+EtdCode *etd_code_load(const char *path, GError **errp);
+void etd_code_free(EtdCode *c);
+/* The records of source @src (none if the stream has none of it). */
+EtdCodeSrc *etd_code_source(EtdCode *c, unsigned src);
+/*
+ * Apply the records made up to the point the source's decoder is at:
+ * @pos te_inst packets processed, then @branches branch outcomes taken
+ * following the next.  Returns whether the code any view sees may have
+ * changed; *@wait is the branch outcomes the next record waits for
+ * (0: it waits for the next packet).
+ */
+bool etd_code_catch_up(EtdCodeSrc *cs, uint64_t pos, uint64_t branches,
+                       uint64_t *wait);
+/*
+ * A support packet says trace_lost: apply the records up to the next
+ * LOST record and set *@pos to the position it gives (the packet is the
+ * one after it); *@pos unchanged when there is none.
+ */
+bool etd_code_lost(EtdCodeSrc *cs, uint64_t *pos);
+/* The @len bytes at @va in privilege @priv into @buf, when known. */
+bool etd_code_read(EtdCodeSrc *cs, unsigned priv, uint64_t va,
+                   uint8_t *buf, unsigned len);
+/* Changes when the code the view of @priv sees may have changed. */
+const uint64_t *etd_code_gen(const EtdCodeSrc *cs, unsigned priv);
+void etd_code_stats(const EtdCode *c, uint64_t *code, uint64_t *maps,
+                    uint64_t *bytes, uint64_t *changes);
+
 EtdImage *etd_image_new(void);
+/*
+ * The image of @base as source @code sees it in privilege @priv (an
+ * E-Trace privilege code): the code of the side stream first, then
+ * @base's segments; @base's symbols.  Free it before @base.
+ */
+EtdImage *etd_image_new_view(EtdImage *base, EtdCodeSrc *code,
+                             unsigned priv);
 void etd_image_free(EtdImage *img);
 
 /**
@@ -203,6 +255,9 @@ void etd_image_set_spec_links(EtdImage *img, bool spec);
 
 /* The cached block that starts at @pc; never NULL. */
 EtdBlock *etd_image_block(EtdImage *img, uint64_t pc);
+
+/* @b, or the block at its start if the code there changed since. */
+EtdBlock *etd_image_block_check(EtdImage *img, EtdBlock *b);
 
 /* The instruction at @pc; false when there is no code there. */
 bool etd_image_insn(EtdImage *img, uint64_t pc, EtdInsn *insn);
@@ -314,7 +369,23 @@ typedef struct EtdSink {
 } EtdSink;
 
 typedef struct EtdDecoder {
-    EtdImage *img;
+    EtdImage *img;          /* of the current privilege */
+    /*
+     * With a code side stream: the source's records, the image of each
+     * privilege (else NULL, img is all), the image of the last address
+     * a packet carried, te_inst packets processed.
+     */
+    EtdCodeSrc *code;
+    EtdImage *views[8];
+    EtdImage *addr_img;
+    uint64_t code_pos;
+    /*
+     * Branch outcomes taken since the records of code_pos were applied
+     * (negative while those pending then are taken), and how many the
+     * next one waits for (0: none does).
+     */
+    int64_t code_taken;
+    uint64_t code_wait;
     const EtdSink *sink;
     ETraceParams params;
     unsigned src;
@@ -419,6 +490,12 @@ typedef struct EtdDecoder {
 
 void etd_decoder_init(EtdDecoder *d, EtdImage *img, const EtdSink *sink,
                       const ETraceParams *p, unsigned src);
+/* Decode with the code side stream's records of the source. */
+void etd_decoder_set_code(EtdDecoder *d, EtdCodeSrc *cs);
+/* What etd_decoder_init() and etd_decoder_set_code() allocated. */
+void etd_decoder_free(EtdDecoder *d);
+/* The image the decoder reads code of privilege @priv from. */
+EtdImage *etd_decoder_image(EtdDecoder *d, unsigned priv);
 
 /**
  * etd_decoder_packet: take one te_inst packet
@@ -530,6 +607,7 @@ void etd_tie_restart(EtdTie *t, uint64_t pc, bool own);
 /* A stream of packets from one or more sources (srcIDs). */
 typedef struct EtdStream {
     EtdImage *img;
+    EtdCode *code;              /* the code side stream, or NULL */
     const EtdSink *sink;
     ETraceParams params;
     /* te_data packets: the layouts before any support packet */

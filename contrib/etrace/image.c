@@ -44,6 +44,17 @@ struct EtdImage {
     bool shadow_stack;          /* sspush, sspopchk access memory */
     bool spec_links;            /* calls and returns of protocol 2.1 */
     GHashTable *blocks;         /* start address -> EtdBlock */
+    /*
+     * A view (etd_image_new_view()): the code of the side stream of a
+     * source in a privilege, before the segments and with the symbols of
+     * @base; the blocks are of the code as it was when last looked up,
+     * current while their gen is *@genp.
+     */
+    EtdImage *base;
+    EtdCodeSrc *code;
+    unsigned priv;
+    const uint64_t *genp;
+    uint8_t scratch[4];
     /* Direct-mapped: the symbol an address is in (etd_image_symbol()). */
     struct {
         uint64_t pc;
@@ -56,6 +67,21 @@ struct EtdImage {
     } cache[1u << ETD_CACHE_BITS];
 };
 
+static const uint64_t no_gen;
+
+/* A block and the other versions of the code at its start. */
+static void block_free(gpointer p)
+{
+    EtdBlock *b = p;
+
+    while (b) {
+        EtdBlock *alt = b->alt;
+
+        g_free(b);
+        b = alt;
+    }
+}
+
 EtdImage *etd_image_new(void)
 {
     EtdImage *img = g_new0(EtdImage, 1);
@@ -63,13 +89,39 @@ EtdImage *etd_image_new(void)
     img->segs = g_array_new(false, false, sizeof(EtdSegment));
     img->syms = g_array_new(false, false, sizeof(EtdSymbol));
     img->blocks = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL,
-                                        g_free);
+                                        block_free);
+    img->genp = &no_gen;
+    return img;
+}
+
+EtdImage *etd_image_new_view(EtdImage *base, EtdCodeSrc *code, unsigned priv)
+{
+    EtdImage *img = g_new0(EtdImage, 1);
+
+    img->base = base;
+    img->code = code;
+    img->priv = priv;
+    img->genp = etd_code_gen(code, priv);
+    img->segs = base->segs;
+    img->syms = base->syms;
+    img->rv32 = base->rv32;
+    img->zc = base->zc;
+    img->shadow_stack = base->shadow_stack;
+    img->spec_links = base->spec_links;
+    img->blocks = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL,
+                                        block_free);
     return img;
 }
 
 void etd_image_free(EtdImage *img)
 {
     unsigned i;
+
+    if (img->base) {
+        g_hash_table_destroy(img->blocks);
+        g_free(img);
+        return;
+    }
 
     for (i = 0; i < img->segs->len; i++) {
         g_free(g_array_index(img->segs, EtdSegment, i).data);
@@ -373,6 +425,10 @@ static const uint8_t *code_at(EtdImage *img, uint64_t pc, unsigned len)
     const EtdSegment *s;
     unsigned lo = 0, hi = img->segs->len;
 
+    if (img->code && etd_code_read(img->code, img->priv, pc, img->scratch,
+                                   len)) {
+        return img->scratch;
+    }
     if (img->last_seg < img->segs->len) {
         s = &g_array_index(img->segs, EtdSegment, img->last_seg);
         if (pc >= s->base && pc - s->base + len <= s->size) {
@@ -829,22 +885,88 @@ static EtdBlock *decode_block(EtdImage *img, uint64_t pc)
     return b;
 }
 
+/*
+ * A view's blocks: what they were decoded from, the bytes of their
+ * instructions and, for one that runs into an address with no code,
+ * whether there is code there now (FNV-1a).
+ */
+static uint64_t block_sig(EtdImage *img, const EtdBlock *b)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    uint64_t at, end = b->count ? b->last + b->last_size : b->start;
+
+    for (at = b->start; at < end; at += 2) {
+        const uint8_t *p = code_at(img, at, 2);
+
+        h = (h ^ (p ? p[0] | p[1] << 8 : 0x10000)) * 0x100000001b3ull;
+    }
+    if (b->end == ETD_END_NOCODE) {
+        h = (h ^ (code_at(img, end, 2) != NULL)) * 0x100000001b3ull;
+    }
+    return h;
+}
+
+/*
+ * The view's code may have changed since @b was decoded: @b if its
+ * bytes are the same, else the version of the block at its start that
+ * holds the code there now.
+ */
+static EtdBlock *block_current(EtdImage *img, EtdBlock *b)
+{
+    EtdBlock *head = g_hash_table_lookup(img->blocks, &b->start);
+    EtdBlock *v, *nb;
+
+    if (block_sig(img, b) == b->sig) {
+        b->gen = *img->genp;
+        return b;
+    }
+    for (v = head; v; v = v->alt) {
+        if (v != b && block_sig(img, v) == v->sig) {
+            v->gen = *img->genp;
+            return v;
+        }
+    }
+    nb = decode_block(img, b->start);
+    nb->sig = block_sig(img, nb);
+    nb->gen = *img->genp;
+    /* The newest first; the key stays the first version's start. */
+    nb->alt = head->alt;
+    head->alt = nb;
+    return nb;
+}
+
 EtdBlock *etd_image_block(EtdImage *img, uint64_t pc)
 {
     unsigned slot = (pc >> 1) & ((1u << ETD_CACHE_BITS) - 1);
     EtdBlock *b;
 
     if (img->cache[slot].b && img->cache[slot].pc == pc) {
-        return img->cache[slot].b;
+        b = img->cache[slot].b;
+        if (likely(b->gen == *img->genp)) {
+            return b;
+        }
+    } else {
+        b = g_hash_table_lookup(img->blocks, &pc);
+        if (!b) {
+            b = decode_block(img, pc);
+            if (img->code) {
+                b->sig = block_sig(img, b);
+            }
+            b->gen = *img->genp;
+            g_hash_table_insert(img->blocks, &b->start, b);
+        }
     }
-    b = g_hash_table_lookup(img->blocks, &pc);
-    if (!b) {
-        b = decode_block(img, pc);
-        g_hash_table_insert(img->blocks, &b->start, b);
+    if (b->gen != *img->genp) {
+        b = block_current(img, b);
     }
     img->cache[slot].pc = pc;
     img->cache[slot].b = b;
     return b;
+}
+
+EtdBlock *etd_image_block_check(EtdImage *img, EtdBlock *b)
+{
+    return b->gen == *img->genp ? b : etd_image_block(img, b->start);
 }
 
 uint64_t etd_block_insn_addr(const EtdBlock *b, unsigned i)
@@ -890,6 +1012,10 @@ bool etd_image_symbol(EtdImage *img, uint64_t pc, uint64_t *start,
     unsigned lo = 0, hi;
     const EtdSymbol *best = NULL;
 
+    if (img->base) {
+        img = img->base;
+    }
+
     sort_symbols(img);
     if (img->sym_cache[slot].valid && img->sym_cache[slot].pc == pc) {
         best = img->sym_cache[slot].sym;
@@ -922,6 +1048,10 @@ bool etd_image_symbol(EtdImage *img, uint64_t pc, uint64_t *start,
 
 unsigned etd_image_symbol_count(EtdImage *img)
 {
+
+    if (img->base) {
+        img = img->base;
+    }
     return img->syms->len;
 }
 
@@ -929,6 +1059,10 @@ void etd_image_symbol_nth(EtdImage *img, unsigned k, uint64_t *addr,
                           const char **name)
 {
     const EtdSymbol *s;
+
+    if (img->base) {
+        img = img->base;
+    }
 
     sort_symbols(img);
     s = &g_array_index(img->syms, EtdSymbol, k);

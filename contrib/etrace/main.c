@@ -247,14 +247,14 @@ static EtdCalls *calls_of(EtdMain *m, unsigned src)
 
 /* The block of an instruction retired alone at @pc, and its index. */
 static const EtdBlock *insn_block(EtdMain *m, unsigned src, uint64_t pc,
-                                  unsigned *idx)
+                                  uint8_t priv, unsigned *idx)
 {
     EtdDecoder *d = etd_stream_decoder(&m->stream, src);
     const EtdBlock *b = d->blk;
 
     *idx = d->idx;
     if (!b || *idx >= b->count || etd_block_insn_addr(b, *idx) != pc) {
-        b = etd_image_block(m->img, pc);
+        b = etd_image_block(etd_decoder_image(d, priv), pc);
         *idx = 0;
     }
     return b;
@@ -264,7 +264,7 @@ static void emit_insn(EtdMain *m, unsigned src, uint64_t pc, uint8_t priv)
 {
     if (calls_output(m->output) || cover_output(m->output)) {
         unsigned idx;
-        const EtdBlock *b = insn_block(m, src, pc, &idx);
+        const EtdBlock *b = insn_block(m, src, pc, priv, &idx);
 
         if (m->cover) {
             etd_cover_run(m->cover, src, b, idx, 1);
@@ -716,6 +716,14 @@ static void print_stats(EtdMain *m)
     fprintf(m->out, "instructions: %" PRIu64 "\n", insns);
     fprintf(m->out, "traps: %" PRIu64 "\n", traps);
     fprintf(m->out, "gaps outside the images: %" PRIu64 "\n", left);
+    if (st->code) {
+        uint64_t code, maps, bytes, changes;
+
+        etd_code_stats(st->code, &code, &maps, &bytes, &changes);
+        fprintf(m->out, "code side stream: %" PRIu64 " code records (%"
+                PRIu64 " bytes, %" PRIu64 " changing code), %" PRIu64
+                " maps\n", code, bytes, changes, maps);
+    }
     if (insns) {
         fprintf(m->out, "bits per instruction: %.4f\n",
                 8.0 * (st->bytes + st->nulls) / insns);
@@ -745,6 +753,7 @@ typedef struct EtdOptions {
     char **elfs;
     char **bins;
     char *kallsyms;
+    char *code;
     char **param;
     char *output;
     char *zc;
@@ -774,6 +783,7 @@ static void free_options(EtdOptions *o)
     g_strfreev(o->elfs);
     g_strfreev(o->bins);
     g_free(o->kallsyms);
+    g_free(o->code);
     g_strfreev(o->param);
     g_free(o->output);
     g_free(o->zc);
@@ -829,6 +839,10 @@ static bool parse_options(int *argc, char ***argv, EtdOptions *o)
         { "kallsyms", 0, 0, G_OPTION_ARG_FILENAME, &o->kallsyms,
           "symbols of a Linux kernel and its modules: its /proc/kallsyms "
           "(names only: the code comes from --elf or --bin)", "FILE" },
+        { "code", 0, 0, G_OPTION_ARG_FILENAME, &o->code,
+          "the code side stream of QEMU's trace system (virt's trace-code "
+          "option): the code the harts translated, read before --elf and "
+          "--bin", "FILE" },
         { "output", 'o', 0, G_OPTION_ARG_STRING, &o->output,
           "addrs (default): retired instruction addresses; flow: "
           "privilege, address, symbol, traps, data accesses; data: the "
@@ -973,8 +987,9 @@ static bool parse_options(int *argc, char ***argv, EtdOptions *o)
                     "srcid_bits=%u", o->src, o->srcid_bits);
         return false;
     }
-    if (!o->elfs && !o->bins) {
-        print_error(ETD_ERR_NO_IMAGE, "no program image (--elf or --bin)");
+    if (!o->elfs && !o->bins && !o->code) {
+        print_error(ETD_ERR_NO_IMAGE,
+                    "no program image (--elf, --bin or --code)");
         return false;
     }
     return true;
@@ -1166,6 +1181,7 @@ static void calls_end(EtdMain *m)
 int main(int argc, char **argv)
 {
     static EtdMain m;
+    EtdCode *code = NULL;
     EtdOptions o = {
         .src = -1,
         .params = ETRACE_QEMU_PARAMS,
@@ -1201,6 +1217,15 @@ int main(int argc, char **argv)
         !open_stream(argc, argv, &fd)) {
         return 2;
     }
+    if (o.code) {
+        g_autoptr(GError) err = NULL;
+
+        code = etd_code_load(o.code, &err);
+        if (!code) {
+            print_error(err->code, "%s", err->message);
+            return 2;
+        }
+    }
     if (m.lines && !etd_lines_count(m.lines)) {
         /* no line tables: costs at the functions' entries */
         etd_lines_free(m.lines);
@@ -1229,6 +1254,7 @@ int main(int argc, char **argv)
     etd_stream_init(&m.stream, m.img, &m.sink, &o.params, o.srcid_bits,
                     o.timestamp_bytes, o.join);
     m.stream.only_src = o.src;
+    m.stream.code = code;
     m.stream.type_bits = o.data ? 1 : 0;
     m.stream.dparams = o.dparams;
     m.stream.error = stream_error;
@@ -1265,6 +1291,7 @@ int main(int argc, char **argv)
     }
     errors = m.stream.errors;
     etd_stream_free(&m.stream);
+    etd_code_free(code);
     etd_image_free(m.img);
     free_options(&o);
     return errors ? 1 : 0;

@@ -20,6 +20,9 @@ EtdDecoder *etd_stream_decoder(EtdStream *m, unsigned src)
         m->dec[src] = g_new(EtdDecoder, 1);
         etd_decoder_init(m->dec[src], m->img, m->sink, &m->params, src);
         m->dec[src]->dparams = m->dparams;
+        if (m->code) {
+            etd_decoder_set_code(m->dec[src], etd_code_source(m->code, src));
+        }
     }
     return m->dec[src];
 }
@@ -257,6 +260,9 @@ void etd_stream_free(EtdStream *m)
     unsigned i;
 
     for (i = 0; i < ETD_MAX_SOURCES; i++) {
+        if (m->dec[i]) {
+            etd_decoder_free(m->dec[i]);
+        }
         g_free(m->dec[i]);
         m->dec[i] = NULL;
     }

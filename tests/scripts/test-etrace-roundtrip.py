@@ -8,7 +8,7 @@ Usage: test-etrace-roundtrip.py --qemu QEMU --decoder DECODER --elf ELF
                                 [--chained]
                                 [--expect-format0]
                                 [--firmware FW --firmware-elf FW.elf[@OFF]]
-                                [--stats] [-- QEMU ARGUMENTS...]
+                                [--stats] [--code] [-- QEMU ARGUMENTS...]
 
 Runs the guest once with "-M virt,trace=on,trace-start=on" writing the
 trace to a file and, in the same run, QEMU's own record of what it
@@ -34,6 +34,12 @@ stream's first ones; without those options the stream must have none.
 With --chained the guest runs a second time without the record, its
 translation blocks chained as usual, and that run's trace must pass the
 same checks.
+
+With --code the run also writes the code side stream (virt's
+trace-code option) and the decoder gets it instead of the ELF file and
+the reset vector's code (--code): the code QEMU translated must be all
+the decoder needs, code the guest writes into RAM and changes as it runs
+included, and the decoded flow must be the record's without a gap.
 
 A gap where the flow left the program images (code the guest writes into
 RAM as it runs, test-robust) must leave out only instructions no ELF
@@ -106,6 +112,9 @@ def main():
                     help='with --timestamps: the guest sets trTsPrescale to '
                     'P at the ELF symbol etrace_ts_store; every timestamp '
                     'is checked for its value')
+    ap.add_argument('--code', action='store_true',
+                    help='decode with the code side stream alone: no gap '
+                    'allowed')
     ap.add_argument('--chained', action='store_true',
                     help='run again with translation blocks chained (no '
                     'record): the same decoded flow')
@@ -140,6 +149,11 @@ def main():
     srcid_bits = 8 if harts > 1 else 0
     protocol = protocol_of(extra)
     with tempfile.TemporaryDirectory() as tmp:
+        code_stream = None
+        if args.code:
+            code_stream = f'{tmp}/code.bin'
+            extra += ['-chardev', f'file,id=tcode,path={code_stream}',
+                      '-M', 'trace-code=tcode']
         log, trace = record.run_traced(qemu, elf, cpu, extra, tmp, slow)
         want, code = expected(log, cpu.startswith('rv32'), harts)
         # a hart QEMU never ran (-smp with round-robin TCG: the run may
@@ -150,8 +164,12 @@ def main():
         for fw in firmware:
             rom += ['--elf', fw]
         data = data_traced(extra)
-        got = decoded(decoder, elf, rom, trace, srcid_bits, cpu, protocol,
-                      data)
+        if code_stream:
+            got = decoded(decoder, None, ['--code', code_stream], trace,
+                          srcid_bits, cpu, protocol, data)
+        else:
+            got = decoded(decoder, elf, rom, trace, srcid_bits, cpu,
+                          protocol, data)
         if want_stats:
             res = subprocess.run(decoder_cmd(decoder, elf, rom, trace,
                                              srcid_bits, cpu, 'stats',

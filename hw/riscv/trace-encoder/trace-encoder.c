@@ -37,6 +37,7 @@
 #include "hw/riscv/etrace-data.h"
 #include "hw/riscv/etrace-filter.h"
 #include "hw/riscv/trace-component.h"
+#include "hw/riscv/trace-code.h"
 #include "trace.h"
 
 OBJECT_DECLARE_SIMPLE_TYPE(RISCVTraceEncoder, RISCV_TRACE_ENCODER)
@@ -170,6 +171,15 @@ typedef struct TETimestamp {
 #define TE_FLUSH_BYTES          4096
 #define TE_FLUSH_NS             (10 * SCALE_MS)
 
+/*
+ * The code side stream: a translation's instructions go out in records
+ * of at most this many bytes; the mappings written last are remembered
+ * in this many slots, so that a TLB refilled with the same mapping (after
+ * every flush) writes nothing.
+ */
+#define TE_CODE_RUN             1024
+#define TE_CODE_MAP_SLOTS       512
+
 struct RISCVTraceEncoder {
     SysBusDevice parent_obj;
 
@@ -289,6 +299,26 @@ struct RISCVTraceEncoder {
     /* Stalled: registered with the sink, which kicks the hart. */
     Notifier room;
     bool room_waiting;
+
+    /*
+     * The code side stream (property "code", hw/riscv/trace-code.h):
+     * te_inst packets made so far, a record's position; the translation
+     * in progress, @code_len bytes at @code_va in privilege @code_priv,
+     * from position @code_pos and @code_branches branches; per slot, the
+     * mapping last written, its page and privilege in @code_map_key (bit
+     * 3 set), and the page it maps to.  Only the hart's thread touches
+     * them.
+     */
+    RISCVTraceCode *code;
+    uint64_t code_packets;
+    uint64_t code_va;
+    uint64_t code_pos;
+    uint32_t code_branches;
+    uint32_t code_len;
+    uint8_t code_priv;
+    uint8_t code_buf[TE_CODE_RUN];
+    uint64_t code_map_key[TE_CODE_MAP_SLOTS];
+    uint64_t code_map_pa[TE_CODE_MAP_SLOTS];
 };
 
 /* The counter when the clock reads @clock (not before the anchor). */
@@ -366,14 +396,20 @@ static void te_config(RISCVTraceEncoder *s, ETraceEncConfig *cfg)
         0;
 }
 
+/* E-Trace privilege code of privilege @priv (PRV_*) with V = @virt. */
+static uint8_t te_priv_of(target_ulong priv, bool virt)
+{
+    if (virt) {
+        return priv == PRV_U ? ETRACE_PRIV_VU : ETRACE_PRIV_VS;
+    }
+    return priv == PRV_U ? ETRACE_PRIV_U :
+           priv == PRV_S ? ETRACE_PRIV_S : ETRACE_PRIV_M;
+}
+
 /* E-Trace privilege code of the hart's current mode. */
 static uint8_t te_priv(CPURISCVState *env)
 {
-    if (env->virt_enabled) {
-        return env->priv == PRV_U ? ETRACE_PRIV_VU : ETRACE_PRIV_VS;
-    }
-    return env->priv == PRV_U ? ETRACE_PRIV_U :
-           env->priv == PRV_S ? ETRACE_PRIV_S : ETRACE_PRIV_M;
+    return te_priv_of(env->priv, env->virt_enabled);
 }
 
 /* Addresses of a mode whose XLEN is 32 are reported zero-extended. */
@@ -495,6 +531,11 @@ static void te_flush(RISCVTraceEncoder *s)
     s->flushed_ns = qemu_clock_get_ns(QEMU_CLOCK_REALTIME);
     if (s->lost) {
         /* What was made while packets were refused is lost too. */
+        if (s->code) {
+            riscv_trace_code_write(s->code, RISCV_TRACE_CODE_LOST, 0,
+                                   s->encap.srcid, s->code_packets, 0,
+                                   NULL, 0);
+        }
         s->buf_len = 0;
         s->lost = false;
         s->data_dropped = false;
@@ -594,6 +635,7 @@ static void te_emit(void *opaque, const ETraceTeInst *t)
     }
     etrace_te_inst_pack(&b, &s->params, t);
     te_frame(s, &b, TE_TYPE_INST, t->time);
+    s->code_packets++;
 }
 
 /*
@@ -1069,6 +1111,92 @@ static void te_after_mode_change(CPURISCVState *env, void *opaque)
     riscv_cf_bmap_arm(env, ETRACE_MAX_BRANCHES, true);
 }
 
+/* The code side stream: write out the translation's instructions. */
+static void te_code_end(CPURISCVState *env, void *opaque)
+{
+    RISCVTraceEncoder *s = opaque;
+    uint8_t va[8];
+
+    if (!s->code_len) {
+        return;
+    }
+    BQL_LOCK_GUARD();
+    /* The payload is the address, then the bytes: one write of both. */
+    memmove(s->code_buf + sizeof(va), s->code_buf, s->code_len);
+    stq_le_p(va, s->code_va);
+    memcpy(s->code_buf, va, sizeof(va));
+    riscv_trace_code_write(s->code, RISCV_TRACE_CODE_CODE, s->code_priv,
+                           s->encap.srcid, s->code_pos, s->code_branches,
+                           s->code_buf, sizeof(va) + s->code_len);
+    s->code_len = 0;
+}
+
+/*
+ * An instruction translated: it joins the record of those before it
+ * when it follows them in the same mode.  A record starts where the hart
+ * is: the encoder is given what it retired first (the translator runs
+ * between two blocks, a sync point).
+ */
+static void te_code_insn(CPURISCVState *env, void *opaque, uint64_t pc,
+                         uint32_t insn, unsigned len)
+{
+    RISCVTraceEncoder *s = opaque;
+    uint8_t priv = te_priv(env);
+
+    if (s->code_len &&
+        (priv != s->code_priv || pc != s->code_va + s->code_len ||
+         s->code_len + len > TE_CODE_RUN - sizeof(uint64_t))) {
+        te_code_end(env, opaque);
+    }
+    if (!s->code_len) {
+        riscv_cf_sync(env);
+        s->code_va = pc;
+        s->code_priv = priv;
+        s->code_pos = s->code_packets;
+        s->code_branches = qatomic_read(&s->tracing) ?
+                           etrace_enc_branches(&s->enc) : 0;
+    }
+    if (len == 2) {
+        stw_le_p(s->code_buf + s->code_len, insn);
+    } else {
+        stl_le_p(s->code_buf + s->code_len, insn);
+    }
+    s->code_len += len;
+}
+
+/*
+ * A TLB fill: a mapping of a page that can be executed (both aligned).
+ * It may come from a load in the middle of a block, not a sync point:
+ * the branches the encoder was given so far place it no later than the
+ * hart was.
+ */
+static void te_code_map(CPURISCVState *env, void *opaque, uint64_t va,
+                        uint64_t pa, target_ulong priv, bool virt)
+{
+    RISCVTraceEncoder *s = opaque;
+    uint8_t p = te_priv_of(priv, virt);
+    uint64_t key = va | 8 | p;
+    unsigned slot = ((va >> RISCV_TRACE_CODE_PAGE_BITS) ^ p) %
+                    TE_CODE_MAP_SLOTS;
+    uint8_t payload[16];
+
+    if (s->code_map_key[slot] == key && s->code_map_pa[slot] == pa) {
+        return;
+    }
+    s->code_map_key[slot] = key;
+    s->code_map_pa[slot] = pa;
+    /* After the instructions translated before the fill. */
+    te_code_end(env, opaque);
+    stq_le_p(payload, va);
+    stq_le_p(payload + 8, pa);
+    BQL_LOCK_GUARD();
+    riscv_trace_code_write(s->code, RISCV_TRACE_CODE_MAP, p, s->encap.srcid,
+                           s->code_packets,
+                           qatomic_read(&s->tracing) ?
+                           etrace_enc_branches(&s->enc) : 0,
+                           payload, sizeof(payload));
+}
+
 static const RISCVCFConsumerOps te_consumer = {
     .needs = te_needs,
     .drain = te_drain,
@@ -1076,6 +1204,9 @@ static const RISCVCFConsumerOps te_consumer = {
     .trap_return = te_trap_return,
     .after_mode_change = te_after_mode_change,
     .bmap_look = te_bmap_look,
+    .code_insn = te_code_insn,
+    .code_end = te_code_end,
+    .code_map = te_code_map,
 };
 
 /*
@@ -1575,6 +1706,9 @@ static void te_realize(DeviceState *dev, Error **errp)
     sysbus_init_mmio(SYS_BUS_DEVICE(s), &s->mmio);
     s->room.notify = te_room;
     riscv_cf_register(&s->cpu->env, &te_consumer, s);
+    if (s->code) {
+        riscv_cf_record_code(&s->cpu->env);
+    }
     qemu_add_vm_change_state_handler_prio(te_vm_state_change, s,
                                           RISCV_TRACE_VMSTATE_PRIO_SOURCE);
     s->flush_timer = timer_new_ns(QEMU_CLOCK_REALTIME, te_flush_tick, s);
@@ -1985,6 +2119,25 @@ static const VMStateDescription vmstate_te_data = {
     }
 };
 
+static bool code_needed(void *opaque)
+{
+    RISCVTraceEncoder *s = opaque;
+
+    return s->code;
+}
+
+/* The code side stream's position (te_inst packets made). */
+static const VMStateDescription vmstate_te_code = {
+    .name = TYPE_RISCV_TRACE_ENCODER "/code",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .needed = code_needed,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT64(code_packets, RISCVTraceEncoder),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
 static const VMStateDescription vmstate_te = {
     .name = TYPE_RISCV_TRACE_ENCODER,
     .version_id = 1,
@@ -2014,6 +2167,7 @@ static const VMStateDescription vmstate_te = {
         &vmstate_te_ir,
         &vmstate_te_irets,
         &vmstate_te_data,
+        &vmstate_te_code,
         NULL
     }
 };
@@ -2024,6 +2178,8 @@ static const Property te_properties[] = {
     DEFINE_PROP_LINK("sink", RISCVTraceEncoder, sink, TYPE_RISCV_TRACE_SINK,
                      Object *),
     DEFINE_PROP_UINT32("sink-input", RISCVTraceEncoder, sink_input, 0),
+    DEFINE_PROP_LINK("code", RISCVTraceEncoder, code, TYPE_RISCV_TRACE_CODE,
+                     RISCVTraceCode *),
     DEFINE_PROP_UINT32("srcid", RISCVTraceEncoder, reset_srcid, 0),
     DEFINE_PROP_UINT8("srcid-bits", RISCVTraceEncoder, reset_srcbits, 0),
     DEFINE_PROP_BOOL("start", RISCVTraceEncoder, start, false),

@@ -109,7 +109,8 @@ static DeviceState *ram_sink_create(hwaddr base, Error **errp)
 }
 
 static bool encoder_create(const RISCVTraceSystem *ts, unsigned i,
-                           Object *sink, unsigned input, Error **errp)
+                           Object *sink, unsigned input, Object *code,
+                           Error **errp)
 {
     DeviceState *e = qdev_new(TYPE_RISCV_TRACE_ENCODER);
     bool funnelled = ts->sinks != RISCV_TRACE_SINKS_RAM;
@@ -117,6 +118,9 @@ static bool encoder_create(const RISCVTraceSystem *ts, unsigned i,
     object_property_set_link(OBJECT(e), "cpu", OBJECT(qemu_get_cpu(i)),
                              &error_abort);
     object_property_set_link(OBJECT(e), "sink", sink, &error_abort);
+    if (code) {
+        object_property_set_link(OBJECT(e), "code", code, &error_abort);
+    }
     qdev_prop_set_uint32(e, "sink-input", input);
     /* A srcID (the hart) only where several encoders share a sink. */
     if (funnelled && ts->harts > 1) {
@@ -132,20 +136,39 @@ static bool encoder_create(const RISCVTraceSystem *ts, unsigned i,
     return true;
 }
 
+/* The code side stream's writer, on @chr. */
+static Object *code_create(Chardev *chr, Error **errp)
+{
+    DeviceState *c = qdev_new(TYPE_RISCV_TRACE_CODE);
+
+    if (!object_property_set_str(OBJECT(c), "chardev", chr->label, errp)) {
+        object_unref(OBJECT(c));
+        return NULL;
+    }
+    return qdev_realize_and_unref(c, NULL, errp) ? OBJECT(c) : NULL;
+}
+
 bool riscv_trace_system_create(const RISCVTraceSystem *ts, Error **errp)
 {
     unsigned harts = ts->harts;
     g_auto(TraceTopology) t = { 0 };
     g_autofree Object **funnels = NULL;
+    Object *code = NULL;
     DeviceState *last;
     int i;
 
+    if (ts->code_chr) {
+        code = code_create(ts->code_chr, errp);
+        if (!code) {
+            return false;
+        }
+    }
     if (ts->sinks == RISCV_TRACE_SINKS_RAM) {
         for (i = 0; i < harts; i++) {
             DeviceState *ram = ram_sink_create(ts->ram_base +
                                                i * ts->ram_stride, errp);
 
-            if (!ram || !encoder_create(ts, i, OBJECT(ram), 0, errp)) {
+            if (!ram || !encoder_create(ts, i, OBJECT(ram), 0, code, errp)) {
                 return false;
             }
         }
@@ -199,7 +222,7 @@ bool riscv_trace_system_create(const RISCVTraceSystem *ts, Error **errp)
 
     for (i = 0; i < harts; i++) {
         if (!encoder_create(ts, i, funnels[i / RISCV_TRACE_FUNNEL_PORTS],
-                            i % RISCV_TRACE_FUNNEL_PORTS, errp)) {
+                            i % RISCV_TRACE_FUNNEL_PORTS, code, errp)) {
             return false;
         }
     }

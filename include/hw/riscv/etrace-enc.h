@@ -275,6 +275,19 @@ void etrace_enc_init(ETraceEnc *e, const ETraceEncConfig *cfg,
  * etrace_enc_set_now: the time that support packets sent from now on
  * carry (tracing starts, stops or ends, packets are lost, options change)
  */
+/*
+ * etrace_enc_branches: the branches retired since the instruction the
+ * last packet reported, as a decoder consumes them following the next
+ * packet: in the map, counted as predicted, a failed prediction, and the
+ * held row's, not yet accounted.
+ */
+static inline uint64_t etrace_enc_branches(const ETraceEnc *e)
+{
+    return e->branches + e->pbc + e->bp_fail +
+           (e->have_cur && !e->cur.middle &&
+            (uint8_t)(e->cur.itype - ETRACE_ITYPE_NT_BRANCH) < 2);
+}
+
 static inline void etrace_enc_set_now(ETraceEnc *e, uint64_t now)
 {
     e->now = now;

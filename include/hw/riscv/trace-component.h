@@ -40,6 +40,18 @@
 #define TYPE_RISCV_TRACE_PIB_SINK   "riscv-trace-pib-sink"
 #define TYPE_RISCV_TRACE_RAM_SINK   "riscv-trace-ram-sink"
 
+/* The code side stream (hw/riscv/trace-code.h), on a chardev. */
+#define TYPE_RISCV_TRACE_CODE       "riscv-trace-code"
+OBJECT_DECLARE_SIMPLE_TYPE(RISCVTraceCode, RISCV_TRACE_CODE)
+
+/*
+ * riscv_trace_code_write: write a record, with the BQL held; @data is
+ * the payload, @len bytes.
+ */
+void riscv_trace_code_write(RISCVTraceCode *c, unsigned kind, unsigned priv,
+                            unsigned src, uint64_t pos, uint32_t branches,
+                            const void *data, uint32_t len);
+
 /*
  * VM state change priorities: when the VM stops, encoders hand on their
  * packets before sinks write out theirs.
@@ -127,6 +139,7 @@ typedef enum RISCVTraceSinks {
  * @ram_base: RAM sink i is at ram_base + ram_stride * i
  * @ram_stride: distance between RAM sinks
  * @chr: the PIB sink's chardev, or NULL
+ * @code_chr: the chardev of the code side stream, or NULL for none
  * @start: every component traces from reset (PIB sink only)
  */
 typedef struct RISCVTraceSystem {
@@ -139,6 +152,7 @@ typedef struct RISCVTraceSystem {
     hwaddr ram_base;
     hwaddr ram_stride;
     Chardev *chr;
+    Chardev *code_chr;
     bool start;
 } RISCVTraceSystem;
 

@@ -119,6 +119,12 @@ typedef struct RISCVCFState {
     uint32_t vcount;
     uint32_t vcap;
     RISCVCFEvent *vbuf;
+    /*
+     * Some consumer records the code the hart translates and the pages
+     * it maps for fetches (riscv_cf_record_code()); configuration, set
+     * before the hart first runs.
+     */
+    bool code;
     /* CTR, the counters, a trace encoder, ...: as many as register */
     unsigned nr_consumers;
     RISCVCFConsumer *consumers;

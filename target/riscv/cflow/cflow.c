@@ -290,6 +290,28 @@ void riscv_cf_clock_map(CPURISCVState *env, uint64_t an_time,
     }
 }
 
+void riscv_cf_record_code(CPURISCVState *env)
+{
+    env->cf.code = true;
+}
+
+void riscv_cf_code_insn(CPURISCVState *env, uint64_t pc, uint32_t insn,
+                        unsigned len)
+{
+    CF_CALL_HOOKS(env, code_insn, pc, insn, len);
+}
+
+void riscv_cf_code_end(CPURISCVState *env)
+{
+    CF_CALL_HOOKS(env, code_end);
+}
+
+void riscv_cf_code_map(CPURISCVState *env, uint64_t va, uint64_t pa,
+                       target_ulong priv, bool virt)
+{
+    CF_CALL_HOOKS(env, code_map, va, pa, priv, virt);
+}
+
 void riscv_cf_reset(CPURISCVState *env)
 {
     env->cf.fill = 0;

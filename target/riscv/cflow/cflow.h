@@ -299,6 +299,14 @@ typedef struct RISCVCFTrapReturn {
  * @after_mode_change: the privilege mode or V has changed, or was set to
  *                     what it was (CPU in the new mode); the needs are
  *                     asked for again after it
+ * @code_insn: the instruction of @len bytes at @pc, @insn its encoding,
+ *             is being translated for the mode the CPU is in (for
+ *             consumers that asked with riscv_cf_record_code())
+ * @code_end: the translation of a block is done
+ * @code_map: the TLB maps the page at @va to the physical page @pa for
+ *            fetches in privilege @priv (PRV_*) with V = @virt: a fill of
+ *            a page that can be executed, by a fetch or by a data access
+ *            (whose entry later fetches use)
  * @bmap_look: branch-map mode: a block is about to start at @pc that
  *             the consumer is to look at (RISCV_CFLOW_NEED_BMAP); it
  *             takes the run before the block and re-arms.  Returns true
@@ -318,6 +326,11 @@ struct RISCVCFConsumerOps {
                         const RISCVCFTrapReturn *ret);
     void (*before_mode_change)(CPURISCVState *env, void *opaque);
     void (*after_mode_change)(CPURISCVState *env, void *opaque);
+    void (*code_insn)(CPURISCVState *env, void *opaque, uint64_t pc,
+                      uint32_t insn, unsigned len);
+    void (*code_end)(CPURISCVState *env, void *opaque);
+    void (*code_map)(CPURISCVState *env, void *opaque, uint64_t va,
+                     uint64_t pa, target_ulong priv, bool virt);
 };
 
 #ifndef CONFIG_USER_ONLY
@@ -365,6 +378,25 @@ void riscv_cf_trap_return(CPURISCVState *env, uint64_t retpc,
 void riscv_cf_before_mode_change(CPURISCVState *env);
 /* riscv_cpu_set_mode(): env->priv and env->virt_enabled are set */
 void riscv_cf_after_mode_change(CPURISCVState *env);
+
+/**
+ * riscv_cf_record_code: a consumer wants the code hooks
+ * @env: CPU state
+ *
+ * From then on, the translator calls riscv_cf_code_insn() for every
+ * instruction it translates and riscv_cf_code_end() at the end of each
+ * block, and the TLB fill riscv_cf_code_map(): translated code does not
+ * change.  Call at realize time, before the hart runs, so that every
+ * translation and every TLB entry the hart uses is seen.
+ */
+void riscv_cf_record_code(CPURISCVState *env);
+
+/* The translator's and the TLB fill's entry points (see above). */
+void riscv_cf_code_insn(CPURISCVState *env, uint64_t pc, uint32_t insn,
+                        unsigned len);
+void riscv_cf_code_end(CPURISCVState *env);
+void riscv_cf_code_map(CPURISCVState *env, uint64_t va, uint64_t pa,
+                       target_ulong priv, bool virt);
 
 /* Drop buffered events and the instruction count; called on CPU reset. */
 void riscv_cf_reset(CPURISCVState *env);

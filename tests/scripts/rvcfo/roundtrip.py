@@ -168,8 +168,9 @@ def data_traced(qemu_args):
 def decoder_cmd(decoder, elf, images, trace, srcid_bits, cpu, output,
                 protocol='2.0', data=False):
     zc = 'on' if 'zcmp=on' in cpu or 'zcmt=on' in cpu else 'off'
-    return [decoder, f'--output={output}', '--quiet', '--elf', elf,
-            f'--zc={zc}', f'--protocol={protocol}'] + \
+    return [decoder, f'--output={output}', '--quiet'] + \
+        (['--elf', elf] if elf else []) + \
+        [f'--zc={zc}', f'--protocol={protocol}'] + \
         (['--data'] if data else []) + images + \
         ['--param', f'srcid_bits={srcid_bits}', trace]
 
