@@ -52,6 +52,8 @@ typedef struct EtdCodeRec {
 
 struct EtdCodeSrc {
     EtdCode *code;
+    /* The changes applied so far, over the code's first bytes. */
+    GHashTable *own;
     GArray *recs;           /* EtdCodeRec, in stream order */
     unsigned next;          /* the first not applied */
     /* Per privilege: virtual page >> 12 -> physical page | 1. */
@@ -71,12 +73,18 @@ struct EtdCode {
     uint64_t changes;
 };
 
+static GHashTable *pages_new(void)
+{
+    return g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
+}
+
 static EtdCodeSrc *source_new(EtdCode *c)
 {
     EtdCodeSrc *cs = g_new0(EtdCodeSrc, 1);
     unsigned p;
 
     cs->code = c;
+    cs->own = pages_new();
     cs->recs = g_array_new(false, false, sizeof(EtdCodeRec));
     for (p = 0; p < 8; p++) {
         cs->map[p] = g_hash_table_new(g_direct_hash, g_direct_equal);
@@ -124,55 +132,74 @@ static EtdCodePage *page_get(GHashTable *pages, uint64_t pa, bool create)
     return pg;
 }
 
-static GHashTable *pages_new(void)
+/* The half-word at @pa of @pages, or NULL when it is not known. */
+static uint8_t *halfword(GHashTable *pages, uint64_t pa)
 {
-    return g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
+    EtdCodePage *pg = page_get(pages, pa, false);
+    unsigned h = (pa & ~PAGE_MASK_) / 2;
+
+    if (!pg || !(pg->valid[h / 64] & (UINT64_C(1) << (h % 64)))) {
+        return NULL;
+    }
+    return pg->bytes + h * 2;
+}
+
+/* The half-word at @pa as @top over @base (or none) shows it, or NULL. */
+static const uint8_t *layered(GHashTable *top, GHashTable *base,
+                              uint64_t pa)
+{
+    const uint8_t *p = halfword(top, pa);
+
+    return p || !base ? p : halfword(base, pa);
+}
+
+static void halfword_set(GHashTable *pages, uint64_t pa, const uint8_t *b)
+{
+    EtdCodePage *pg = page_get(pages, pa, true);
+    unsigned h = (pa & ~PAGE_MASK_) / 2;
+
+    pg->valid[h / 64] |= UINT64_C(1) << (h % 64);
+    memcpy(pg->bytes + h * 2, b, 2);
 }
 
 /*
- * Write @len bytes (whole half-words) at @pa, within one page of
- * @pages.  With @first, only where nothing was known.  Returns whether
- * known bytes differ (with @first, they are left as they were).
+ * Write @len bytes (whole half-words) at @pa into @top.  With @first
+ * (and no @base), only where nothing was known.  Returns whether known
+ * bytes, of @top over @base, differ.
  */
-static bool page_write(GHashTable *pages, uint64_t pa, const uint8_t *bytes,
-                       unsigned len, bool first)
+static bool page_write(GHashTable *top, GHashTable *base, uint64_t pa,
+                       const uint8_t *bytes, unsigned len, bool first)
 {
-    EtdCodePage *pg = page_get(pages, pa, true);
-    unsigned ofs = pa & ~PAGE_MASK_;
     bool differ = false;
     unsigned i;
 
     for (i = 0; i + 1 < len; i += 2) {
-        unsigned h = (ofs + i) / 2;
-        uint64_t bit = UINT64_C(1) << (h % 64);
+        const uint8_t *now = layered(top, base, pa + i);
 
-        if (!(pg->valid[h / 64] & bit)) {
-            pg->valid[h / 64] |= bit;
-            memcpy(pg->bytes + ofs + i, bytes + i, 2);
-        } else if (memcmp(pg->bytes + ofs + i, bytes + i, 2)) {
+        if (now && memcmp(now, bytes + i, 2)) {
             differ = true;
-            if (!first) {
-                memcpy(pg->bytes + ofs + i, bytes + i, 2);
-            }
+        }
+        if (!now || !first) {
+            halfword_set(top, pa + i, bytes + i);
         }
     }
     return differ;
 }
 
-/* The bytes of @r into @pages: in va's page, then in the next one. */
-static bool code_write(EtdCode *c, GHashTable *pages, const EtdCodeRec *r,
-                       bool first)
+/* The bytes of @r into @top: in va's page, then in the next one. */
+static bool code_write(EtdCode *c, GHashTable *top, GHashTable *base,
+                       const EtdCodeRec *r, bool first)
 {
     unsigned head = MIN(r->len, PAGE_SIZE_ - (r->va & ~PAGE_MASK_));
     const uint8_t *bytes = c->data + r->data;
     bool differ = false;
 
     if (r->pa != NO_PAGE) {
-        differ |= page_write(pages, r->pa, bytes, head, first);
+        differ |= page_write(top, base, r->pa, bytes, head, first);
     }
     if (head < r->len && r->pa_next != NO_PAGE) {
-        differ |= page_write(pages, r->pa_next, bytes + head, r->len - head,
-                             first);
+        differ |= page_write(top, base, r->pa_next, bytes + head,
+                             r->len - head, first);
     }
     return differ;
 }
@@ -188,14 +215,16 @@ static bool bad_stream(GError **errp, const char *path, size_t at,
 /*
  * Read the records; map every CODE record's bytes to physical pages as
  * the MAP records before it say.  The pages start with the first bytes
- * known at each address; a CODE record is kept to be applied in order
- * when it changes what the records before it wrote.
+ * known at each address; a CODE record is kept, to be applied in order,
+ * when it changes what its source saw there: what it translated before,
+ * else those first bytes.  (With the code side stream on, a hart runs
+ * only what it translated itself.)
  */
 static bool code_index(EtdCode *c, const char *path, GError **errp)
 {
-    /* The maps and the bytes as the records go. */
+    /* The maps and each source's bytes as the records go. */
     g_autofree GHashTable **maps = g_new0(GHashTable *, ETD_MAX_SOURCES * 8);
-    g_autoptr(GHashTable) now = pages_new();
+    g_autofree GHashTable **seen = g_new0(GHashTable *, ETD_MAX_SOURCES);
     size_t at = RISCV_TRACE_CODE_MAGIC_LEN;
     bool ok = true;
     unsigned i;
@@ -244,8 +273,11 @@ static bool code_index(EtdCode *c, const char *path, GError **errp)
             if (r.pa != NO_PAGE) {
                 r.pa += r.va & ~PAGE_MASK_;
             }
-            r.changes = code_write(c, now, &r, false);
-            code_write(c, c->pages, &r, true);
+            if (!seen[src]) {
+                seen[src] = pages_new();
+            }
+            r.changes = code_write(c, seen[src], c->pages, &r, false);
+            code_write(c, c->pages, NULL, &r, true);
             c->code_bytes += r.len;
             break;
         case RISCV_TRACE_CODE_MAP:
@@ -277,6 +309,11 @@ static bool code_index(EtdCode *c, const char *path, GError **errp)
     for (i = 0; i < ETD_MAX_SOURCES * 8; i++) {
         if (maps[i]) {
             g_hash_table_destroy(maps[i]);
+        }
+    }
+    for (i = 0; i < ETD_MAX_SOURCES; i++) {
+        if (seen[i]) {
+            g_hash_table_destroy(seen[i]);
         }
     }
     return ok;
@@ -328,6 +365,7 @@ void etd_code_free(EtdCode *c)
             g_hash_table_destroy(cs->map[p]);
         }
         g_array_free(cs->recs, true);
+        g_hash_table_destroy(cs->own);
         g_free(cs);
     }
     if (c->pages) {
@@ -346,26 +384,17 @@ void etd_code_stats(const EtdCode *c, uint64_t *code, uint64_t *maps,
     *changes = c->changes;
 }
 
-/* Bytes every view may see changed: they all look again. */
-static void code_changed(EtdCode *c)
-{
-    unsigned s, p;
-
-    for (s = 0; s < ETD_MAX_SOURCES; s++) {
-        if (c->srcs[s]) {
-            for (p = 0; p < 8; p++) {
-                c->srcs[s]->gen[p]++;
-            }
-        }
-    }
-}
-
 static bool apply(EtdCodeSrc *cs, const EtdCodeRec *r)
 {
+    unsigned p;
+
     switch (r->kind) {
     case RISCV_TRACE_CODE_CODE:
-        if (code_write(cs->code, cs->code->pages, r, false)) {
-            code_changed(cs->code);
+        if (code_write(cs->code, cs->own, cs->code->pages, r, false)) {
+            /* Any view of the source may see them: all look again. */
+            for (p = 0; p < 8; p++) {
+                cs->gen[p]++;
+            }
             return true;
         }
         return false;
@@ -432,18 +461,16 @@ bool etd_code_read(EtdCodeSrc *cs, unsigned priv, uint64_t va,
     for (i = 0; i < len; i += 2) {
         uint64_t at = va + i;
         uint64_t pa = map_lookup(cs->map[priv & 7], at);
-        const EtdCodePage *pg;
-        unsigned h;
+        const uint8_t *p;
 
         if (pa == NO_PAGE) {
             return false;
         }
-        pg = page_get(cs->code->pages, pa, false);
-        h = (at & ~PAGE_MASK_) / 2;
-        if (!pg || !(pg->valid[h / 64] & (UINT64_C(1) << (h % 64)))) {
+        p = layered(cs->own, cs->code->pages, pa | (at & ~PAGE_MASK_));
+        if (!p) {
             return false;
         }
-        memcpy(buf + i, pg->bytes + h * 2, 2);
+        memcpy(buf + i, p, 2);
     }
     return true;
 }

@@ -142,11 +142,33 @@ static int seg_cmp(gconstpointer a, gconstpointer b)
     return x->base < y->base ? -1 : x->base > y->base;
 }
 
+/*
+ * A linker's marker rather than a function: __X_start, __X_end, __X_stop
+ * (section bounds such as __irqentry_text_start) or _X...text... (_text,
+ * _stext, _sinittext).
+ */
+static bool sym_marker(const char *name)
+{
+    return (g_str_has_prefix(name, "__") &&
+            (g_str_has_suffix(name, "_start") ||
+             g_str_has_suffix(name, "_end") ||
+             g_str_has_suffix(name, "_stop"))) ||
+           (name[0] == '_' && strstr(name, "text"));
+}
+
+/*
+ * By address; of symbols at one address, the last one names it (the sort
+ * is stable): markers go first, so that a function's own name wins
+ * (handle_exception, not __irqentry_text_start at the same address).
+ */
 static int sym_cmp(gconstpointer a, gconstpointer b)
 {
     const EtdSymbol *x = a, *y = b;
 
-    return x->addr < y->addr ? -1 : x->addr > y->addr;
+    if (x->addr != y->addr) {
+        return x->addr < y->addr ? -1 : 1;
+    }
+    return (int)!sym_marker(x->name) - (int)!sym_marker(y->name);
 }
 
 static void add_segment(EtdImage *img, uint64_t base, const uint8_t *data,

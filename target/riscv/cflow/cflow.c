@@ -410,7 +410,8 @@ static void cf_unwind_bmap(CPURISCVState *env, unsigned index, bool prev_rvc)
 void riscv_cf_unwind(CPURISCVState *env, const TranslationBlock *tb,
                      uint64_t uw2)
 {
-    uint32_t needs = tb->cs_base >> RISCV_CFLOW_TB_SHIFT;
+    uint32_t needs = (tb->cs_base >> RISCV_CFLOW_TB_SHIFT) &
+                     RISCV_CFLOW_NEED_ALL;
     unsigned index = uw2 >> RISCV_CFLOW_UW2_INDEX_SHIFT;
     uint64_t left = tb->icount - index;
 

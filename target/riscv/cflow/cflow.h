@@ -126,6 +126,14 @@
 
 /* TranslationBlock.cs_base holds the needs above this bit. */
 #define RISCV_CFLOW_TB_SHIFT           32
+/*
+ * While a consumer records the code the hart translates
+ * (riscv_cf_record_code()), cs_base holds the hart's index (modulo 512)
+ * above this bit: each hart runs the blocks it translated itself, so
+ * that the code hooks see all the code it runs, when it runs it.
+ */
+#define RISCV_CFLOW_TB_CODE_SHIFT      55
+#define RISCV_CFLOW_TB_CODE_MASK       0x1ff
 
 /*
  * RISCVCFEvent.info: the kind in bits 15:8, the transfer type in 7:0
@@ -385,9 +393,10 @@ void riscv_cf_after_mode_change(CPURISCVState *env);
  *
  * From then on, the translator calls riscv_cf_code_insn() for every
  * instruction it translates and riscv_cf_code_end() at the end of each
- * block, and the TLB fill riscv_cf_code_map(): translated code does not
- * change.  Call at realize time, before the hart runs, so that every
- * translation and every TLB entry the hart uses is seen.
+ * block, and the TLB fill riscv_cf_code_map(); the hart's blocks are its
+ * own (RISCV_CFLOW_TB_CODE_SHIFT).  Translated code does not change.
+ * Call at realize time, before the hart runs, so that every translation
+ * and every TLB entry the hart uses is seen.
  */
 void riscv_cf_record_code(CPURISCVState *env);
 

@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Linux traced whole, from reset, and decoded with the code side stream.
+
+Usage: test-linux-trace-code.py --linux LINUX --qemu QEMU
+           --decoder DECODER --loop CFO_LOOP --sys CFO_SYS
+
+LINUX (scripts/linux) boots Debian's OpenSBI and kernel on two harts,
+once to save the guest's /proc/kallsyms (--kallsyms), once traced from
+reset with the code side stream (--trace, --trace-code) running the two
+user programs cfo-loop and cfo-sys, static executables at the same
+address (tests/linux/cfo-work.S), one after the other.  TAP checks:
+
+- the boot decodes from the code side stream alone (no image): no error,
+  no gap outside the code, over a billion instructions;
+- the instructions of each privilege (--priv=U, S, M, folded stacks)
+  add up to all of them;
+- with --kallsyms, S-mode code is named (all but the kernel's first
+  instructions, which run before paging at physical addresses); the
+  trap vector is handle_exception and user ecalls reach
+  do_trap_ecall_u and __riscv_sys_getppid;
+- the user instructions at the programs' addresses are exactly theirs:
+  each address retires as often as the two programs' code says (cfo-loop
+  1,000,000 rounds of a two-instruction loop, cfo-sys 100,000 getppid
+  calls of four instructions; E-Trace reports an ecall as retired), which
+  fails if either process were decoded with the other's code.
+"""
+
+import collections
+import os
+import subprocess
+import sys
+import tempfile
+
+from rvcfo import cli, tap
+
+LOOPS = 1000000
+SYSCALLS = 100000
+
+
+def run(cmd, what):
+    res = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    if res.returncode != 0:
+        sys.exit(f'{what} failed (exit {res.returncode}): {" ".join(cmd)}\n'
+                 f'{res.stderr[-3000:]}')
+    return res.stdout
+
+
+def entry(elf):
+    """The address of _start in @elf (nm)."""
+    for line in run(['nm', elf], 'nm').splitlines():
+        addr, _, name = line.split()
+        if name == '_start':
+            return int(addr, 16)
+    sys.exit(f'{elf}: no _start')
+
+
+def expected_counts(s):
+    """Retired instructions per address of the two programs (ISA)."""
+    want = collections.Counter()
+    # cfo-loop: lui, addi, LOOPS x (addi, bnez), li, li, ecall
+    for k in (0, 4, 16, 20, 24):
+        want[s + k] += 1
+    want[s + 8] += LOOPS
+    want[s + 12] += LOOPS
+    # cfo-sys: lui, addi, SYSCALLS x (li, ecall, addi, bnez), li, li, ecall
+    for k in (0, 4, 24, 28, 32):
+        want[s + k] += 1
+    for k in (8, 12, 16, 20):
+        want[s + k] += SYSCALLS
+    return want
+
+
+def main():
+    ap = cli.parser(__doc__, decoder=True)
+    ap.add_argument('--linux', required=True, help='scripts/linux')
+    ap.add_argument('--loop', required=True, help='cfo-loop')
+    ap.add_argument('--sys', required=True, help='cfo-sys')
+    args = cli.parse(ap)
+    t = tap.Tap()
+    start = entry(args.loop)
+    if entry(args.sys) != start:
+        sys.exit('cfo-loop and cfo-sys do not start at the same address')
+    with tempfile.TemporaryDirectory() as tmp:
+        syms = os.path.join(tmp, 'kallsyms')
+        trace = os.path.join(tmp, 'trace.bin')
+        code = os.path.join(tmp, 'code.bin')
+        run([args.linux, '--qemu', args.qemu, '--smp', '2',
+             '--kallsyms', syms], 'the boot for /proc/kallsyms')
+        run([args.linux, '--qemu', args.qemu, '--smp', '2', '--trace', trace,
+             '--trace-code', code, '--', 'cfo-loop; cfo-sys'],
+            'the traced boot')
+        dec = [args.decoder, '--param', 'srcid_bits=8', '--code', code]
+
+        stats = dict(line.split(': ', 1) for line in run(
+            dec + ['--output=stats', trace], 'decoding').splitlines()
+            if ': ' in line)
+        insns = int(stats['instructions'])
+        t.check(stats['errors'] == '0' and
+                stats['gaps outside the images'] == '0' and insns > 10 ** 9,
+                f'the boot decodes from the code side stream alone: {insns} '
+                f'instructions, errors {stats["errors"]}, gaps '
+                f'{stats["gaps outside the images"]}')
+
+        folded = {}
+        for priv in ('U', 'S', 'M'):
+            folded[priv] = collections.Counter()
+            out = run(dec + ['--kallsyms', syms, '--quiet', '--output=folded',
+                             f'--priv={priv}', trace], f'--priv={priv}')
+            for line in out.splitlines():
+                stack, n = line.rsplit(' ', 1)
+                folded[priv][stack] += int(n)
+        per_priv = {p: sum(c.values()) for p, c in folded.items()}
+        t.check(sum(per_priv.values()) == insns,
+                f'U + S + M instructions = all of them: {per_priv}')
+
+        unnamed = collections.Counter()
+        for stack, n in folded['S'].items():
+            for frame in stack.split(';')[1:]:
+                frame = frame.replace('[trap] ', '')
+                if frame.startswith('0x'):
+                    unnamed[int(frame, 16) < 1 << 32] += n
+        t.check(not unnamed[False],
+                f'S-mode code is named but at physical addresses, before '
+                f'paging ({unnamed[True]} instructions): '
+                f'{unnamed[False]} instructions at unnamed virtual addresses')
+        stacks = '\n'.join(folded['S'])
+        t.check('[trap] handle_exception' in stacks and
+                'do_trap_ecall_u;__riscv_sys_getppid' in stacks,
+                'traps enter handle_exception; getppid calls go through '
+                'do_trap_ecall_u to __riscv_sys_getppid')
+
+        want = expected_counts(start)
+        got = collections.Counter()
+        out = run(dec + ['--quiet', '--output=addrs', '--priv=U', trace],
+                  '--priv=U addresses')
+        hi = start + 36
+        for line in out.splitlines():
+            addr = int(line.split()[-1], 16)
+            if start <= addr < hi:
+                got[addr] += 1
+        t.check(got == want,
+                f'cfo-loop and cfo-sys at {start:#x}: each address retires '
+                f'as their code says ({sum(got.values())} instructions, '
+                f'{sum(want.values())} expected)' +
+                ('' if got == want else
+                 f'; got {sorted(got.items())}, expected '
+                 f'{sorted(want.items())}'))
+    t.done()
+
+
+if __name__ == '__main__':
+    main()
