@@ -26,7 +26,8 @@ def funnels(harts):
             return total
 
 
-NEED_TRACE = 'trace-chardev, trace-start and trace-sink need trace=on'
+NEED_TRACE = ('trace-chardev, trace-start, trace-sink and trace-code need '
+              'trace=on')
 NEED_PIB = ('trace-chardev and trace-start need trace-sink=pib (a RAM sink '
             'starts when a guest driver sets it up)')
 
@@ -37,6 +38,11 @@ CASES = [
      NEED_TRACE),
     ('trace-sink without trace=on', ['-M', 'virt,trace-sink=ram'],
      NEED_TRACE),
+    ('trace-code without trace=on',
+     ['-M', 'virt,trace-code=tc', '-chardev', 'null,id=tc'], NEED_TRACE),
+    ('trace-code with an unknown chardev',
+     ['-M', 'virt,trace=on,trace-code=nope'],
+     "trace-code: no chardev with id 'nope'"),
     ('an unknown trace-sink', ['-M', 'virt,trace=on,trace-sink=sram'],
      "trace-sink: 'sram' is not pib, ram or funnel-ram"),
     ('trace-chardev with RAM sinks',
