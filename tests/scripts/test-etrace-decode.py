@@ -19,6 +19,7 @@ have a code.  Warnings, which have no code, are matched by their text.
 import collections
 import os
 import re
+import struct
 import subprocess
 import sys
 import tempfile
@@ -75,6 +76,92 @@ def check(name, cond, detail):
 
 def flow_of(out):
     return [int(w, 16) for w in out.split()]
+
+
+# The code side stream (include/hw/riscv/trace-code.h): magic, records of
+# kind, privilege, srcID, payload length, position (te_inst packets
+# made), branches since, reserved; CODE, MAP and LOST.
+CODE_MAGIC = b'RVCODE\x00\x01'
+
+
+def code_record(kind, pos, branches, payload, priv=3, src=0):
+    return struct.pack('<BBHIQII', kind, priv, src, len(payload), pos,
+                       branches, 0) + payload
+
+
+def code_map(va, pa, pos=0, branches=0):
+    return code_record(2, pos, branches, struct.pack('<QQ', va, pa))
+
+
+def code_bytes(va, data, pos=0, branches=0):
+    return code_record(1, pos, branches, struct.pack('<Q', va) + data)
+
+
+def code_cases(decoder, tmp, case):
+    """The crafted program given only by a code side stream, with a
+    change at a point of the trace: the flows follow from the record
+    rules (docs/specs/riscv-trace.rst, "The code side stream")."""
+    path = os.path.join(tmp, 'code-stream.bin')
+
+    def with_code(*records):
+        with open(path, 'wb') as f:
+            f.write(CODE_MAGIC + b''.join(records))
+        return ['--code', path]
+
+    base = [code_map(c.BASE, c.BASE), code_bytes(c.BASE, c.CODE)]
+    case('code-stream-alone', b''.join(c.frame(p) for p in c.GOOD), 0,
+         c.GOOD_FLOW, images=with_code(*base))
+    # the loop's addi (0x04) becomes c.nop; c.nop after the 2nd branch
+    # outcome that packet 3 (the branch map) reports: the third round
+    # runs 0x04, 0x06
+    nops = code_bytes(c.BASE + 4, bytes.fromhex('01000100'), pos=2,
+                      branches=2)
+    want = [c.BASE + o for o in (0x00, 0x04, 0x08, 0x04, 0x08, 0x04, 0x06,
+                                 0x08, 0x0c, 0x18, 0x10, 0x14)]
+    case('code-stream-change-after-branches',
+         b''.join(c.frame(p) for p in c.GOOD), 0, want,
+         images=with_code(*base, nops))
+    # the same change made before any branch after packet 2: from the
+    # first round on
+    want0 = [c.BASE + o for o in (0x00, 0x04, 0x06, 0x08, 0x04, 0x06, 0x08,
+                                  0x04, 0x06, 0x08, 0x0c, 0x18, 0x10, 0x14)]
+    nops0 = code_bytes(c.BASE + 4, bytes.fromhex('01000100'), pos=2)
+    case('code-stream-change-at-packet',
+         b''.join(c.frame(p) for p in c.GOOD), 0, want0,
+         images=with_code(*base, nops0))
+    # made after packet 3 (the branch map): only from packet 4 on, where
+    # the loop is over
+    nops3 = code_bytes(c.BASE + 4, bytes.fromhex('01000100'), pos=3)
+    case('code-stream-change-later', b''.join(c.frame(p) for p in c.GOOD),
+         0, c.GOOD_FLOW, images=with_code(*base, nops3))
+    # packets lost: the encoder had made 40 when it said so; the change
+    # made at 40 holds from the resynchronisation on
+    lost = [c.support(), c.start(c.BASE), c.support(qual=2),
+            c.start(c.BASE), c.branch(3, 0b100, 0x10 >> 1),
+            c.addr_only(0x4 >> 1), c.support(qual=1)]
+    nops40 = code_bytes(c.BASE + 4, bytes.fromhex('01000100'), pos=40)
+    case('code-stream-lost', b''.join(c.frame(p) for p in lost), 0,
+         [c.BASE] + want0,
+         images=with_code(*base, nops40, code_record(3, 40, 0, b'')))
+    case('code-stream-lost-no-record', b''.join(c.frame(p) for p in lost),
+         0, [c.BASE] + c.GOOD_FLOW, images=with_code(*base, nops40))
+    # the program mapped at another virtual address: decoded there
+    other = 0x40000000
+    moved = [c.support(), c.start(other), c.branch(3, 0b100, 0x10 >> 1),
+             c.addr_only(0x4 >> 1), c.support(qual=1)]
+    case('code-stream-mapped', b''.join(c.frame(p) for p in moved), 0,
+         [a - c.BASE + other for a in c.GOOD_FLOW],
+         images=with_code(code_map(other, c.BASE),
+                          code_bytes(other, c.CODE)))
+    # not a code side stream; a record cut short
+    for name, data in [('code-stream-bad-magic', b'RVCODE\x00\x02'),
+                       ('code-stream-truncated',
+                        CODE_MAGIC + code_bytes(c.BASE, c.CODE)[:-3])]:
+        with open(path, 'wb') as f:
+            f.write(data)
+        rc, _, err = run(decoder, ['--code', path], b'', tmp)
+        check(name, rc == 2 and Err('ETD_ERR_BAD_CODE').found(err),
+              f'exit {rc}: {err!r}')
 
 
 def main():
@@ -421,6 +508,7 @@ def main():
                  0, want_flow)
 
         data_cases(decoder, tmp, case)
+        code_cases(decoder, tmp, case)
 
         # command line errors
         for name, args, want in [
