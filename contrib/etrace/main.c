@@ -232,6 +232,18 @@ static EtdTie *tie_of(EtdMain *m, unsigned src)
     return m->tie[src];
 }
 
+/* The tie of @src, reading the code as the decoder does in @priv. */
+static EtdTie *tie_in(EtdMain *m, unsigned src, uint8_t priv)
+{
+    EtdTie *t = tie_of(m, src);
+
+    if (m->stream.code) {
+        t->img = etd_decoder_image(etd_stream_decoder(&m->stream, src),
+                                   priv);
+    }
+    return t;
+}
+
 static EtdCalls *calls_of(EtdMain *m, unsigned src)
 {
     if (!m->calls[src]) {
@@ -281,7 +293,7 @@ static void emit_insn(EtdMain *m, unsigned src, uint64_t pc, uint8_t priv)
     }
     if (unlikely(m->stream.type_bits) && !m->untied) {
         /* it makes the next accesses of its source */
-        etd_tie_retired(tie_of(m, src), pc);
+        etd_tie_retired(tie_in(m, src, priv), pc);
     }
 }
 
@@ -319,7 +331,7 @@ static void sink_run(void *opaque, unsigned src, const EtdBlock *b,
     if (m->output == ETD_OUT_STATS || m->output == ETD_OUT_DATA) {
         /* only the accesses */
         if (unlikely(m->stream.type_bits) && !m->untied) {
-            etd_tie_run(tie_of(m, src), b, from, n);
+            etd_tie_run(tie_in(m, src, priv), b, from, n);
         }
         return;
     }
@@ -555,6 +567,10 @@ static void sink_data_align(void *opaque, unsigned src, uint64_t pc,
     EtdMain *m = opaque;
 
     if (m->tie[src]) {
+        if (m->stream.code) {
+            /* the code at the address the packet reports */
+            m->tie[src]->img = etd_stream_decoder(&m->stream, src)->addr_img;
+        }
         etd_tie_restart(m->tie[src], pc, own);
     }
 }
