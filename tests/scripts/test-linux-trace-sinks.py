@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""scripts/linux's trace options: --trace FILE, --trace unix:PATH and
---trace-sink pib|ram|funnel-ram.
+"""scripts/linux's trace options: --trace FILE, --trace unix:PATH,
+--trace-sink pib|ram|funnel-ram and --trace-code FILE.
 
 Usage: test-linux-trace-sinks.py --linux LINUX --qemu QEMU --decoder DECODER
 
@@ -62,11 +62,20 @@ def check_dry_run(args):
              'file,id=rvcfotrace,path=/tmp/x.etrace'),
             (['--trace-sink', 'ram'], 'virt,trace=on,trace-sink=ram', None),
             (['--trace-sink', 'funnel-ram'],
-             'virt,trace=on,trace-sink=funnel-ram', None)]:
+             'virt,trace=on,trace-sink=funnel-ram', None),
+            (['--trace', '/tmp/x.etrace', '--trace-code', '/tmp/x.code'],
+             TRACE + ',trace-code=rvcfocode',
+             ['file,id=rvcfotrace,path=/tmp/x.etrace',
+              'file,id=rvcfocode,path=/tmp/x.code']),
+            (['--trace-sink', 'ram', '--trace-code', '/tmp/x.code'],
+             'virt,trace=on,trace-sink=ram,trace-code=rvcfocode',
+             'file,id=rvcfocode,path=/tmp/x.code')]:
         res, words = dry(args, *opts)
         chardevs = option_after(words, '-chardev')
+        want = chardev if isinstance(chardev, list) else \
+            [chardev] if chardev else []
         check(res.returncode == 0 and option_after(words, '-M') == [machine]
-              and chardevs == ([chardev] if chardev else []),
+              and chardevs == want,
               f'dry run {" ".join(opts)}',
               f'exit {res.returncode}: -M {option_after(words, "-M")} '
               f'-chardev {chardevs}\n{res.stderr}')
@@ -74,7 +83,8 @@ def check_dry_run(args):
             (['--trace-sink', 'pib'], '--trace FILE says where'),
             (['--trace-sink', 'ram', '--trace', '/tmp/x'],
              'the guest reads the trace'),
-            (['--trace-sink', 'bogus'], "'bogus' is not pib, ram or")]:
+            (['--trace-sink', 'bogus'], "'bogus' is not pib, ram or"),
+            (['--trace-code', '/tmp/x.code'], '--trace-code: no trace')]:
         res, _ = dry(args, *opts)
         check(res.returncode == 1 and message in res.stderr,
               f'refused: {" ".join(opts)}',
