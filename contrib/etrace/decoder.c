@@ -952,9 +952,9 @@ static void packet_address(EtdDecoder *d, const ETraceTeInst *t, EtdStop *s)
     unsigned abits = d->params.iaddress_width - d->params.iaddress_lsb;
 
     d->stop_at_last_branch = false;
+    d->addr_img = d->img;
     if (d->ioptions & ETRACE_IOPT_FULL_ADDRESS) {
         d->address = full_address(d, t->address);
-        d->addr_img = d->img;
     } else {
         /* Sign-extend the differential address field. */
         d->address += (uint64_t)((int64_t)(t->address << (64 - abits)) >>
