@@ -49,12 +49,14 @@ def main():
     os.makedirs(outdir, exist_ok=True)
     sources = [os.path.join(top, 'contrib/etrace', f) for f in
                ('fuzz-decode.c', 'decoder.c', 'data.c', 'image.c',
-                'stream.c', 'error.c', 'retstack.c', 'jtc.c', 'bpred.c')] + \
+                'stream.c', 'error.c', 'retstack.c', 'jtc.c', 'bpred.c',
+                'code.c')] + \
         [os.path.join(top, 'hw/riscv/trace-encoder', f) for f in
          ('etrace-packet.c', 'etrace-data.c')]
     headers = glob.glob(os.path.join(top, 'contrib/etrace/*.h')) + \
         [os.path.join(top, 'include/hw/riscv', h)
-         for h in ('etrace.h', 'etrace-enc.h', 'etrace-data.h')]
+         for h in ('etrace.h', 'etrace-enc.h', 'etrace-data.h',
+                   'trace-code.h')]
     binary = os.path.join(outdir, 'fuzz-etrace-decode')
     if not os.path.exists(binary) or \
             max(os.path.getmtime(f) for f in sources + headers) > \
