@@ -9,21 +9,27 @@ LINUX (scripts/linux) boots Debian's OpenSBI and kernel on two harts,
 once to save the guest's /proc/kallsyms (--kallsyms), once traced from
 reset with the code side stream (--trace, --trace-code) running the two
 user programs cfo-loop and cfo-sys, static executables at the same
-address (tests/linux/cfo-work.S), one after the other.  TAP checks:
+address (tests/linux/cfo-work.S), one after the other, each under
+"perf stat -e instructions:u" (a counter with Smcntrpmf's U-mode filter,
+over the program's life).  TAP checks:
 
 - the boot decodes from the code side stream alone (no image): no error,
   no gap outside the code, over a billion instructions;
 - the instructions of each privilege (--priv=U, S, M, folded stacks)
   add up to all of them;
-- with --kallsyms, S-mode code is named (all but the kernel's first
-  instructions, which run before paging at physical addresses); the
+- with --kallsyms, the S-mode code that retires instructions is named
+  (all but the kernel's first instructions, which run before paging at
+  physical addresses); the
   trap vector is handle_exception and user ecalls reach
   do_trap_ecall_u and __riscv_sys_getppid;
 - the user instructions at the programs' addresses are exactly theirs:
   each address retires as often as the two programs' code says (cfo-loop
   1,000,000 rounds of a two-instruction loop, cfo-sys 100,000 getppid
   calls of four instructions; E-Trace reports an ecall as retired), which
-  fails if either process were decoded with the other's code.
+  fails if either process were decoded with the other's code;
+- those instructions are exactly what the counters counted for the two
+  programs, plus their ecalls (1 and 100,001), which E-Trace reports as
+  retired and Zicntr does not count.
 """
 
 import collections
@@ -87,9 +93,17 @@ def main():
         code = os.path.join(tmp, 'code.bin')
         run([args.linux, '--qemu', args.qemu, '--smp', '2',
              '--kallsyms', syms], 'the boot for /proc/kallsyms')
-        run([args.linux, '--qemu', args.qemu, '--smp', '2', '--trace', trace,
-             '--trace-code', code, '--', 'cfo-loop; cfo-sys'],
-            'the traced boot')
+        out = run([args.linux, '--qemu', args.qemu, '--smp', '2', '--trace',
+                   trace, '--trace-code', code, '--',
+                   'perf stat -x, -e instructions:u cfo-loop 2>&1;',
+                   'perf stat -x, -e instructions:u cfo-sys 2>&1'],
+                  'the traced boot')
+        counted = [int(f[0]) for f in (line.split(',')
+                                       for line in out.splitlines())
+                   if len(f) >= 3 and f[2] == 'instructions:u' and
+                   f[0].isdigit()]
+        if len(counted) != 2:
+            sys.exit(f'perf stat did not count both programs:\n{out}')
         dec = [args.decoder, '--param', 'srcid_bits=8', '--code', code]
 
         stats = dict(line.split(': ', 1) for line in run(
@@ -114,12 +128,13 @@ def main():
         t.check(sum(per_priv.values()) == insns,
                 f'U + S + M instructions = all of them: {per_priv}')
 
+        # the function that retired them: a stack's last frame (those
+        # before it may be the user code a trap came from)
         unnamed = collections.Counter()
         for stack, n in folded['S'].items():
-            for frame in stack.split(';')[1:]:
-                frame = frame.replace('[trap] ', '')
-                if frame.startswith('0x'):
-                    unnamed[int(frame, 16) < 1 << 32] += n
+            leaf = stack.split(';')[-1].replace('[trap] ', '')
+            if leaf.startswith('0x'):
+                unnamed[int(leaf, 16) < 1 << 32] += n
         t.check(not unnamed[False],
                 f'S-mode code is named but at physical addresses, before '
                 f'paging ({unnamed[True]} instructions): '
@@ -146,6 +161,11 @@ def main():
                 ('' if got == want else
                  f'; got {sorted(got.items())}, expected '
                  f'{sorted(want.items())}'))
+        t.check(sum(got.values()) == counted[0] + 1 + counted[1] +
+                SYSCALLS + 1,
+                f'the counters counted {counted[0]} (cfo-loop) and '
+                f'{counted[1]} (cfo-sys) user instructions; decoded '
+                f'{sum(got.values())} = those + 1 + {SYSCALLS + 1} ecalls')
     t.done()
 
 
