@@ -32,6 +32,7 @@ void etd_decoder_init(EtdDecoder *d, EtdImage *img, const EtdSink *sink,
     memset(d, 0, sizeof(*d));
     d->img = img;
     d->addr_img = img;
+    d->base_img = img;
     d->sink = sink;
     d->params = *p;
     d->src = src;
@@ -65,10 +66,53 @@ void etd_decoder_free(EtdDecoder *d)
     }
 }
 
-/* The image of privilege @priv. */
+void etd_decoder_set_contexts(EtdDecoder *d, GHashTable *ctx_imgs)
+{
+    d->ctx_imgs = ctx_imgs;
+}
+
+/* The image of privilege @priv in context @ctx. */
+static inline EtdImage *ctx_img(EtdDecoder *d, unsigned priv, uint32_t ctx)
+{
+    EtdImage *img;
+
+    if (d->code) {
+        return d->views[priv & 7];
+    }
+    if (d->ctx_imgs &&
+        (img = g_hash_table_lookup(d->ctx_imgs, GUINT_TO_POINTER(ctx)))) {
+        return img;
+    }
+    return d->base_img;
+}
+
+/* The image of privilege @priv, in the current context. */
 static inline EtdImage *priv_img(EtdDecoder *d, unsigned priv)
 {
-    return d->code ? d->views[priv & 7] : d->img;
+    return ctx_img(d, priv, d->context);
+}
+
+/*
+ * A packet carried the context @ctx.  A format 3.2 reports a change
+ * imprecisely (ingressPort.adoc, tab:context-type): the instructions
+ * followed from here on are read in the new context's image.
+ */
+static void set_context(EtdDecoder *d, uint32_t ctx)
+{
+    if (ctx == d->context) {
+        return;
+    }
+    d->context = ctx;
+    if (d->sink->context) {
+        d->sink->context(d->sink->opaque, d->src, ctx);
+    }
+    if (d->ctx_imgs) {
+        d->img = priv_img(d, d->privilege);
+        if (d->blk) {
+            d->blk = etd_image_block(d->img, d->pc);
+            d->idx = 0;
+        }
+    }
 }
 
 EtdImage *etd_decoder_image(EtdDecoder *d, unsigned priv)
@@ -721,7 +765,7 @@ static bool sync_packet(EtdDecoder *d, const ETraceTeInst *t, GError **errp)
     d->inferred_address = false;
     code_apply(d);
     d->address = addr;
-    d->addr_img = priv_img(d, t->privilege);
+    d->addr_img = ctx_img(d, t->privilege, t->context);
     b = etd_image_block(d->addr_img, addr);
     if (!b->count) {
         /*
@@ -743,6 +787,7 @@ static bool sync_packet(EtdDecoder *d, const ETraceTeInst *t, GError **errp)
         drop_branches(d);
         d->ir_on = d->ioptions & ETRACE_IOPT_IMPLICIT_RETURN;
         etd_retstack_clear(&d->rs);
+        set_context(d, t->context);
         set_privilege(d, t->privilege);
         d->start_of_trace = false;
         d->synced = true;
@@ -772,6 +817,7 @@ static bool sync_packet(EtdDecoder *d, const ETraceTeInst *t, GError **errp)
         set_pc(d, addr, b);
         report(d, t->privilege);
     }
+    set_context(d, t->context);
     set_privilege(d, t->privilege);
     d->start_of_trace = false;
     d->in_unknown = false;
@@ -1114,6 +1160,18 @@ static bool jump_cache_packet(EtdDecoder *d, const ETraceTeInst *t,
 static bool te_inst(EtdDecoder *d, const ETraceTeInst *t, bool timed,
                     GError **errp);
 
+/*
+ * A format 3.2 changes only the context: it reports no instruction, and
+ * the code side stream does not count it.  (process_te_inst returns at
+ * once for it.)
+ */
+static bool context_packet(EtdDecoder *d, const ETraceTeInst *t)
+{
+    d->packets[6]++;
+    set_context(d, t->context);
+    return true;
+}
+
 bool etd_decoder_packet(EtdDecoder *d, const ETraceTeInst *t, bool timed,
                         GError **errp)
 {
@@ -1121,6 +1179,9 @@ bool etd_decoder_packet(EtdDecoder *d, const ETraceTeInst *t, bool timed,
                    t->subformat == ETRACE_SYNC_SUPPORT;
     bool ok;
 
+    if (t->format == ETRACE_FMT_SYNC && t->subformat == ETRACE_SYNC_CONTEXT) {
+        return context_packet(d, t);
+    }
     if (d->code) {
         if (support && t->qual_status == ETRACE_QUAL_TRACE_LOST &&
             etd_code_lost(d->code, &d->code_pos)) {

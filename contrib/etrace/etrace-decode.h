@@ -203,6 +203,17 @@ EtdImage *etd_image_new(void);
  */
 EtdImage *etd_image_new_view(EtdImage *base, EtdCodeSrc *code,
                              unsigned priv);
+
+/**
+ * etd_image_new_overlay: an image of its own over @under
+ * @under: read where the new image holds no code; its settings (rv32,
+ *         Zc, ...) are copied, so set them first
+ *
+ * Code is read from the overlay's own segments first, then from @under;
+ * so are symbols, for addresses in the overlay's segments.  Free it
+ * before @under.
+ */
+EtdImage *etd_image_new_overlay(EtdImage *under);
 void etd_image_free(EtdImage *img);
 
 /**
@@ -365,6 +376,11 @@ typedef struct EtdSink {
      * that reports it, but a trap packet before the handler's).
      */
     void (*data_align)(void *opaque, unsigned src, uint64_t pc, bool own);
+    /*
+     * The context changes to @ctx (a synchronisation or context packet
+     * carried another one): the instructions from there on are of it.
+     */
+    void (*context)(void *opaque, unsigned src, uint32_t ctx);
     void *opaque;
 } EtdSink;
 
@@ -378,6 +394,15 @@ typedef struct EtdDecoder {
     EtdCodeSrc *code;
     EtdImage *views[8];
     EtdImage *addr_img;
+    /*
+     * With a context field: the context of the instructions followed
+     * (the last synchronisation or context packet's), the images of
+     * contexts of their own (uint32_t -> EtdImage, NULL: none), the image
+     * of the others.
+     */
+    uint32_t context;
+    GHashTable *ctx_imgs;
+    EtdImage *base_img;
     uint64_t code_pos;
     /*
      * Branch outcomes taken since the records of code_pos were applied
@@ -465,7 +490,7 @@ typedef struct EtdDecoder {
      */
     bool trap_only;
     uint64_t insns;
-    uint64_t packets[6];    /* F0, F1, F2, F3.0, F3.1, F3.3 */
+    uint64_t packets[7];    /* F0, F1, F2, F3.0, F3.1, F3.3, F3.2 */
     uint64_t traps;
     uint64_t errors;
     uint64_t left;          /* times the flow left the images */
@@ -492,6 +517,11 @@ void etd_decoder_init(EtdDecoder *d, EtdImage *img, const EtdSink *sink,
                       const ETraceParams *p, unsigned src);
 /* Decode with the code side stream's records of the source. */
 void etd_decoder_set_code(EtdDecoder *d, EtdCodeSrc *cs);
+/*
+ * Decode the instructions of a context that @ctx_imgs holds (uint32_t ->
+ * EtdImage) with its image, those of the others with the decoder's.
+ */
+void etd_decoder_set_contexts(EtdDecoder *d, GHashTable *ctx_imgs);
 /* What etd_decoder_init() and etd_decoder_set_code() allocated. */
 void etd_decoder_free(EtdDecoder *d);
 /* The image the decoder reads code of privilege @priv from. */
@@ -608,6 +638,8 @@ void etd_tie_restart(EtdTie *t, uint64_t pc, bool own);
 typedef struct EtdStream {
     EtdImage *img;
     EtdCode *code;              /* the code side stream, or NULL */
+    /* the images of contexts of their own (etd_decoder_set_contexts()) */
+    GHashTable *ctx_imgs;
     const EtdSink *sink;
     ETraceParams params;
     /* te_data packets: the layouts before any support packet */

@@ -51,6 +51,8 @@ struct EtdImage {
      * current while their gen is *@genp.
      */
     EtdImage *base;
+    /* An overlay (etd_image_new_overlay()): the image below it. */
+    EtdImage *under;
     EtdCodeSrc *code;
     unsigned priv;
     const uint64_t *genp;
@@ -110,6 +112,18 @@ EtdImage *etd_image_new_view(EtdImage *base, EtdCodeSrc *code, unsigned priv)
     img->spec_links = base->spec_links;
     img->blocks = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL,
                                         block_free);
+    return img;
+}
+
+EtdImage *etd_image_new_overlay(EtdImage *under)
+{
+    EtdImage *img = etd_image_new();
+
+    img->under = under;
+    img->rv32 = under->rv32;
+    img->zc = under->zc;
+    img->shadow_stack = under->shadow_stack;
+    img->spec_links = under->spec_links;
     return img;
 }
 
@@ -441,6 +455,27 @@ bool etd_image_add_bin(EtdImage *img, const char *path, uint64_t addr,
     return true;
 }
 
+/* The segment of @img that holds @pc, or NULL. */
+static const EtdSegment *segment_of(EtdImage *img, uint64_t pc)
+{
+    const EtdSegment *s;
+    unsigned lo = 0, hi = img->segs->len;
+
+    while (lo < hi) {
+        unsigned mid = (lo + hi) / 2;
+
+        s = &g_array_index(img->segs, EtdSegment, mid);
+        if (pc < s->base) {
+            hi = mid;
+        } else if (pc - s->base >= s->size) {
+            lo = mid + 1;
+        } else {
+            return s;
+        }
+    }
+    return NULL;
+}
+
 /* @len bytes of code at @pc, or NULL. */
 static const uint8_t *code_at(EtdImage *img, uint64_t pc, unsigned len)
 {
@@ -450,6 +485,9 @@ static const uint8_t *code_at(EtdImage *img, uint64_t pc, unsigned len)
     if (img->code && etd_code_read(img->code, img->priv, pc, img->scratch,
                                    len)) {
         return img->scratch;
+    }
+    if (img->under && !segment_of(img, pc)) {
+        return code_at(img->under, pc, len);
     }
     if (img->last_seg < img->segs->len) {
         s = &g_array_index(img->segs, EtdSegment, img->last_seg);
@@ -1036,6 +1074,9 @@ bool etd_image_symbol(EtdImage *img, uint64_t pc, uint64_t *start,
 
     if (img->base) {
         img = img->base;
+    }
+    if (img->under && !segment_of(img, pc)) {
+        return etd_image_symbol(img->under, pc, start, name);
     }
 
     sort_symbols(img);

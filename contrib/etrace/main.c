@@ -163,6 +163,9 @@ static const char *priv_name(uint8_t priv)
 
 static void out_flow(EtdMain *m, unsigned src, uint64_t pc, uint8_t priv)
 {
+    /* The symbols of the context's image first, when it has its own. */
+    EtdImage *img = m->stream.ctx_imgs ?
+        etd_decoder_image(etd_stream_decoder(&m->stream, src), priv) : m->img;
     char sym[256];
 
     if (m->olen + 320 > sizeof(m->obuf)) {
@@ -170,8 +173,22 @@ static void out_flow(EtdMain *m, unsigned src, uint64_t pc, uint8_t priv)
     }
     m->olen += snprintf(m->obuf + m->olen, sizeof(m->obuf) - m->olen,
                         "%u %-2s %" PRIx64 " %s\n", src, priv_name(priv),
-                        pc, etd_image_symbolize(m->img, pc, sym,
-                                                sizeof(sym)));
+                        pc, etd_image_symbolize(img, pc, sym, sizeof(sym)));
+}
+
+/* "SRC context CTX": the instructions after it are of context CTX. */
+static void sink_context(void *opaque, unsigned src, uint32_t ctx)
+{
+    EtdMain *m = opaque;
+
+    if (m->output != ETD_OUT_FLOW) {
+        return;
+    }
+    if (m->olen + 64 > sizeof(m->obuf)) {
+        out_flush(m);
+    }
+    m->olen += snprintf(m->obuf + m->olen, 64, "%u context %" PRIx32 "\n",
+                        src, ctx);
 }
 
 /* A value of 2^@size bytes in hex, @hi its bytes 8 to 15. */
@@ -237,7 +254,7 @@ static EtdTie *tie_in(EtdMain *m, unsigned src, uint8_t priv)
 {
     EtdTie *t = tie_of(m, src);
 
-    if (m->stream.code) {
+    if (m->stream.code || m->stream.ctx_imgs) {
         t->img = etd_decoder_image(etd_stream_decoder(&m->stream, src),
                                    priv);
     }
@@ -628,7 +645,7 @@ static bool split_at(const char *arg, char **file, uint64_t *addr)
 
 static bool parse_params(ETraceParams *params, ETraceDataParams *dparams,
                          unsigned *srcid_bits, unsigned *timestamp_bytes,
-                         const char *arg, GError **errp)
+                         int *nocontext, const char *arg, GError **errp)
 {
     g_auto(GStrv) kv = g_strsplit(arg, ",", -1);
     unsigned i;
@@ -662,6 +679,11 @@ static bool parse_params(ETraceParams *params, ETraceDataParams *dparams,
             params->return_stack_size = v;
         } else if (!strcmp(pair[0], "f0s_width_p") && v <= 2) {
             params->f0s_width = v;
+        } else if (!strcmp(pair[0], "context_width_p") &&
+                   v <= ETRACE_CONTEXT_MAX_BITS) {
+            params->context_width = v;
+        } else if (!strcmp(pair[0], "nocontext_p") && v <= 1) {
+            *nocontext = v;
         } else if (!strcmp(pair[0], "daddress_width_p") && v >= 8 &&
                    v <= 64) {
             dparams->daddress_width = v;
@@ -691,7 +713,7 @@ static bool parse_params(ETraceParams *params, ETraceDataParams *dparams,
 static void print_stats(EtdMain *m)
 {
     EtdStream *st = &m->stream;
-    uint64_t insns = 0, f[6] = { 0 }, traps = 0, left = 0;
+    uint64_t insns = 0, f[7] = { 0 }, traps = 0, left = 0;
     uint64_t acc[16] = { 0 }, accesses = 0, missing = 0;
     uint64_t untied = m->untied_accesses;
     uint64_t dlosses = 0;
@@ -706,7 +728,7 @@ static void print_stats(EtdMain *m)
         insns += d->insns;
         traps += d->traps;
         left += d->left;
-        for (k = 0; k < 6; k++) {
+        for (k = 0; k < ARRAY_SIZE(d->packets); k++) {
             f[k] += d->packets[k];
         }
         for (k = 0; k < 16; k++) {
@@ -729,6 +751,9 @@ static void print_stats(EtdMain *m)
             ", format 2: %" PRIu64 ", format 3.0: %" PRIu64
             ", format 3.1: %" PRIu64 ", format 3.3: %" PRIu64 "\n",
             f[0], f[1], f[2], f[3], f[4], f[5]);
+    if (st->params.context_width) {
+        fprintf(m->out, "context packets (format 3.2): %" PRIu64 "\n", f[6]);
+    }
     fprintf(m->out, "instructions: %" PRIu64 "\n", insns);
     fprintf(m->out, "traps: %" PRIu64 "\n", traps);
     fprintf(m->out, "gaps outside the images: %" PRIu64 "\n", left);
@@ -768,6 +793,8 @@ static void print_stats(EtdMain *m)
 typedef struct EtdOptions {
     char **elfs;
     char **bins;
+    char **ctx_elfs;
+    char **ctx_bins;
     char *kallsyms;
     char *code;
     char **param;
@@ -798,6 +825,8 @@ static void free_options(EtdOptions *o)
 {
     g_strfreev(o->elfs);
     g_strfreev(o->bins);
+    g_strfreev(o->ctx_elfs);
+    g_strfreev(o->ctx_bins);
     g_free(o->kallsyms);
     g_free(o->code);
     g_strfreev(o->param);
@@ -852,6 +881,11 @@ static bool parse_options(int *argc, char ***argv, EtdOptions *o)
           "FILE[@OFFSET]" },
         { "bin", 'b', 0, G_OPTION_ARG_FILENAME_ARRAY, &o->bins,
           "program image: a raw binary at an address", "FILE@ADDR" },
+        { "context-elf", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o->ctx_elfs,
+          "program image of one context (with context_width_p): read "
+          "first where the packets' context is CTX", "CTX=FILE[@OFFSET]" },
+        { "context-bin", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o->ctx_bins,
+          "raw binary of one context, at an address", "CTX=FILE@ADDR" },
         { "kallsyms", 0, 0, G_OPTION_ARG_FILENAME, &o->kallsyms,
           "symbols of a Linux kernel and its modules: its /proc/kallsyms "
           "(names only: the code comes from --elf or --bin)", "FILE" },
@@ -887,7 +921,7 @@ static bool parse_options(int *argc, char ***argv, EtdOptions *o)
           "decoder parameters (iaddress_width_p, iaddress_lsb_p, "
           "privilege_width_p, ecause_width_p, bpred_size_p, cache_size_p, "
           "return_stack_size_p, "
-          "f0s_width_p, srcid_bits, timestamp_bytes, daddress_width_p, "
+          "f0s_width_p, context_width_p, nocontext_p, srcid_bits, timestamp_bytes, daddress_width_p, "
           "data_width_p, lrid_width_p, data_format_bits); may be repeated",
           "NAME=VALUE,..." },
         { "data", 'd', 0, G_OPTION_ARG_NONE, &o->data,
@@ -920,6 +954,7 @@ static bool parse_options(int *argc, char ***argv, EtdOptions *o)
     g_autoptr(GOptionContext) ctx =
         g_option_context_new("[STREAM|-] - decode an E-Trace stream");
     g_autoptr(GError) err = NULL;
+    int nocontext = -1;
     unsigned i;
 
     g_option_context_add_main_entries(ctx, entries, NULL);
@@ -963,10 +998,30 @@ static bool parse_options(int *argc, char ***argv, EtdOptions *o)
     o->dparams.format_bits = o->dparams.mmacas ? 2 : 3;
     for (i = 0; o->param && o->param[i]; i++) {
         if (!parse_params(&o->params, &o->dparams, &o->srcid_bits,
-                          &o->timestamp_bytes, o->param[i], &err)) {
+                          &o->timestamp_bytes, &nocontext, o->param[i],
+                          &err)) {
             print_error(err->code, "%s", err->message);
             return false;
         }
+    }
+    /* A context field: context_width_p wide, unless nocontext_p is 1. */
+    if (nocontext == 1) {
+        o->params.context_width = 0;
+    } else if (nocontext == 0 && !o->params.context_width) {
+        print_error(ETD_ERR_PARAM, "--param: nocontext_p=0 needs "
+                    "context_width_p");
+        return false;
+    }
+    if ((o->ctx_elfs || o->ctx_bins) && !o->params.context_width) {
+        print_error(ETD_ERR_USAGE, "--context-elf and --context-bin need "
+                    "a context field (--param context_width_p=N)");
+        return false;
+    }
+    if ((o->ctx_elfs || o->ctx_bins) && o->code) {
+        print_error(ETD_ERR_USAGE, "--context-elf and --context-bin do not "
+                    "go with --code (the code side stream tells the "
+                    "contexts' code apart)");
+        return false;
     }
     if (!o->clock || !strcmp(o->clock, "instructions")) {
         o->clock_timestamps = false;
@@ -1003,7 +1058,7 @@ static bool parse_options(int *argc, char ***argv, EtdOptions *o)
                     "srcid_bits=%u", o->src, o->srcid_bits);
         return false;
     }
-    if (!o->elfs && !o->bins && !o->code) {
+    if (!o->elfs && !o->bins && !o->code && !o->ctx_elfs && !o->ctx_bins) {
         print_error(ETD_ERR_NO_IMAGE,
                     "no program image (--elf, --bin or --code)");
         return false;
@@ -1072,6 +1127,68 @@ static bool load_images(EtdImage *img, EtdCover *cover, EtdLines *lines,
     }
     etd_image_set_shadow_stack(img, o->shadow_stack);
     etd_image_set_spec_links(img, o->params.protocol >= ETRACE_PROTOCOL_2_1);
+    return true;
+}
+
+/*
+ * One --context-elf or --context-bin: "CTX=FILE@ADDR" into the image of
+ * context CTX in @ctx_imgs, made over @img when it is the first.
+ */
+static bool load_context_image(GHashTable *ctx_imgs, EtdImage *img,
+                               const char *arg, bool elf, unsigned width)
+{
+    const char *opt = elf ? "--context-elf" : "--context-bin";
+    g_autoptr(GError) err = NULL;
+    g_autofree char *file = NULL;
+    const char *eq = strchr(arg, '=');
+    g_autofree char *num = eq ? g_strndup(arg, eq - arg) : NULL;
+    uint64_t ctx, addr = elf ? 0 : UINT64_MAX;
+    EtdImage *c;
+
+    if (!eq || !parse_u64(num, &ctx) || ctx >> width ||
+        !split_at(eq + 1, &file, &addr) || addr == UINT64_MAX) {
+        print_error(ETD_ERR_BAD_VALUE, "%s %s: CTX=FILE%s expected, CTX "
+                    "fitting context_width_p=%u", opt, arg,
+                    elf ? "[@OFFSET]" : "@ADDR", width);
+        return false;
+    }
+    c = g_hash_table_lookup(ctx_imgs, GUINT_TO_POINTER(ctx));
+    if (!c) {
+        c = etd_image_new_overlay(img);
+        g_hash_table_insert(ctx_imgs, GUINT_TO_POINTER(ctx), c);
+    }
+    if (!(elf ? etd_image_add_elf(c, file, addr, &err) :
+          etd_image_add_bin(c, file, addr, &err))) {
+        print_error(err->code, "%s", err->message);
+        return false;
+    }
+    return true;
+}
+
+/* The images of --context-elf and --context-bin, over @img; NULL: none. */
+static bool load_contexts(GHashTable **ctx_imgs, EtdImage *img,
+                          const EtdOptions *o)
+{
+    unsigned i;
+
+    *ctx_imgs = NULL;
+    if (!o->ctx_elfs && !o->ctx_bins) {
+        return true;
+    }
+    *ctx_imgs = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
+                                      (GDestroyNotify)etd_image_free);
+    for (i = 0; o->ctx_elfs && o->ctx_elfs[i]; i++) {
+        if (!load_context_image(*ctx_imgs, img, o->ctx_elfs[i], true,
+                                o->params.context_width)) {
+            return false;
+        }
+    }
+    for (i = 0; o->ctx_bins && o->ctx_bins[i]; i++) {
+        if (!load_context_image(*ctx_imgs, img, o->ctx_bins[i], false,
+                                o->params.context_width)) {
+            return false;
+        }
+    }
     return true;
 }
 
@@ -1198,6 +1315,7 @@ int main(int argc, char **argv)
 {
     static EtdMain m;
     EtdCode *code = NULL;
+    GHashTable *ctx_imgs = NULL;
     EtdOptions o = {
         .src = -1,
         .params = ETRACE_QEMU_PARAMS,
@@ -1220,7 +1338,7 @@ int main(int argc, char **argv)
         .insn = sink_insn, .run = sink_run, .trap = sink_trap,
         .gap = sink_gap, .time = sink_time, .data = sink_data,
         .data_lost = sink_data_lost, .data_align = sink_data_align,
-        .opaque = &m,
+        .context = sink_context, .opaque = &m,
     };
     m.img = etd_image_new();
     if (cover_output(m.output)) {
@@ -1230,6 +1348,7 @@ int main(int argc, char **argv)
         m.lines = etd_lines_new();
     }
     if (!load_images(m.img, m.cover, m.lines, &o) ||
+        !load_contexts(&ctx_imgs, m.img, &o) ||
         !open_stream(argc, argv, &fd)) {
         return 2;
     }
@@ -1271,6 +1390,7 @@ int main(int argc, char **argv)
                     o.timestamp_bytes, o.join);
     m.stream.only_src = o.src;
     m.stream.code = code;
+    m.stream.ctx_imgs = ctx_imgs;
     m.stream.type_bits = o.data ? 1 : 0;
     m.stream.dparams = o.dparams;
     m.stream.error = stream_error;
@@ -1308,6 +1428,9 @@ int main(int argc, char **argv)
     errors = m.stream.errors;
     etd_stream_free(&m.stream);
     etd_code_free(code);
+    if (ctx_imgs) {
+        g_hash_table_destroy(ctx_imgs);
+    }
     etd_image_free(m.img);
     free_options(&o);
     return errors ? 1 : 0;

@@ -23,6 +23,9 @@ EtdDecoder *etd_stream_decoder(EtdStream *m, unsigned src)
         if (m->code) {
             etd_decoder_set_code(m->dec[src], etd_code_source(m->code, src));
         }
+        if (m->ctx_imgs) {
+            etd_decoder_set_contexts(m->dec[src], m->ctx_imgs);
+        }
     }
     return m->dec[src];
 }

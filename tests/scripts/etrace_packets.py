@@ -62,9 +62,13 @@ SSP_IOPTIONS = (('implicit_return', 0), ('implicit_except', 1),
                 ('branch_predictor', 4), ('sijump', 5))
 
 
-def parse_te_inst(payload, skip=0, protocol='2.0', type_bits=0):
+def parse_te_inst(payload, skip=0, protocol='2.0', type_bits=0,
+                  context_bits=0):
     """Fields of one te_inst payload, as a dict; a 2.1 support packet
-    also gives its options as 2.0's 'ioptions'."""
+    also gives its options as 2.0's 'ioptions'.  With @context_bits
+    (context_width_p; nocontext_p is 0) formats 3.0 and 3.1 have a
+    context field after the privilege (no time field), and format 3.2 is
+    the privilege and the context (payload.adoc)."""
     b = Bits(payload, skip, type_bits)
     p = {'format': b.get(2)}
     if p['format'] == 0:
@@ -112,9 +116,14 @@ def parse_te_inst(payload, skip=0, protocol='2.0', type_bits=0):
             p['ioptions'] = b.get(6)
             p['denable'], p['dloss'] = b.get(1), b.get(1)
             p['doptions'] = b.get(4)
+        elif p['subformat'] == 2 and context_bits:
+            p['privilege'] = b.get(PRIV_BITS)
+            p['context'] = b.get(context_bits)
         elif p['subformat'] in (0, 1):
             p['branch'] = b.get(1)
             p['privilege'] = b.get(PRIV_BITS)
+            if context_bits:
+                p['context'] = b.get(context_bits)
             if p['subformat'] == 1:
                 p['ecause'] = b.get(ECAUSE_BITS)
                 p['interrupt'] = b.get(1)
@@ -126,7 +135,7 @@ def parse_te_inst(payload, skip=0, protocol='2.0', type_bits=0):
 
 
 def packets(data, srcid_bits=0, timestamp_bytes=0, protocol='2.0',
-            type_bits=0):
+            type_bits=0, context_bits=0):
     """Yield (srcid, fields, raw bytes) for each normal packet; with
     @timestamp_bytes, a packet's timestamp is its fields' 'time'.  With
     @type_bits (a source with data trace: e-trace-specifics.adoc of the
@@ -160,7 +169,8 @@ def packets(data, srcid_bits=0, timestamp_bytes=0, protocol='2.0',
         if kind == 1:
             fields = {'te_data': Bits(payload, part, type_bits)}
         else:
-            fields = parse_te_inst(payload, part, protocol, type_bits)
+            fields = parse_te_inst(payload, part, protocol, type_bits,
+                                   context_bits)
         if ts:
             fields['time'] = int.from_bytes(
                 data[i + 1 + whole:i + 1 + whole + ts], 'little')
@@ -198,12 +208,16 @@ def describe(p):
     if f == 3 and p['subformat'] == 3:
         return (f"S ie={p['ienable']} q={p['qual_status']} "
                 f"o={p['ioptions']}")
+    ctx = f" ctx={p['context']:x}" if 'context' in p else ''
+    if f == 3 and p['subformat'] == 2 and 'context' in p:
+        return f"F3.2 p={p['privilege']}{ctx}"
     if f == 3 and p['subformat'] == 0:
-        return (f"F3.0 b={p['branch']} p={p['privilege']} "
+        return (f"F3.0 b={p['branch']} p={p['privilege']}{ctx} "
                 f"a={p['address']:x}")
     if f == 3 and p['subformat'] == 1:
-        s = (f"F3.1 b={p['branch']} p={p['privilege']} c={p['ecause']} "
-             f"i={p['interrupt']} th={p['thaddr']} a={p['address']:x}")
+        s = (f"F3.1 b={p['branch']} p={p['privilege']}{ctx} "
+             f"c={p['ecause']} i={p['interrupt']} th={p['thaddr']} "
+             f"a={p['address']:x}")
         if not p['interrupt']:
             s += f" tval={p['tval']:x}"
         return s

@@ -8,7 +8,9 @@ Usage: test-etrace-roundtrip.py --qemu QEMU --decoder DECODER --elf ELF
                                 [--chained]
                                 [--expect-format0]
                                 [--firmware FW --firmware-elf FW.elf[@OFF]]
-                                [--stats] [--code] [-- QEMU ARGUMENTS...]
+                                [--stats] [--code]
+                                [--context-image CTX=START,END@VA]...
+                                [-- QEMU ARGUMENTS...]
 
 Runs the guest once with "-M virt,trace=on,trace-start=on" writing the
 trace to a file and, in the same run, QEMU's own record of what it
@@ -40,6 +42,20 @@ trace-code option) and the decoder gets it instead of the ELF file and
 the reset vector's code (--code): the code QEMU translated must be all
 the decoder needs, code the guest writes into RAM and changes as it runs
 included, and the decoded flow must be the record's without a gap.
+
+With --context-image the encoder reports the hart's context (its
+property context=on: the ASID of satp) and the decoder reads the bytes
+of the ELF file between symbols START and END as the code at VA of
+context CTX only (--context-bin, with context_width_p=30): programs the
+guest copies to one virtual address in address spaces of their own each
+decode as themselves, without a gap, and the contexts the decoded flow
+goes through must be the CTX values of the images in the order given,
+the whole list repeated as many times as the guest switches through
+them (the guest's design, not the encoder's output, says which).  The
+packets that carry a context must be, in order: the first format 3.0 in
+context 0, then for each switch a format 3.2 (M mode), the program's
+format 3.0 (U mode) and the format 3.1 of its ecall (M mode), each with
+the program's context: test-code.S's part 3 (-DUSER_ONLY) is the guest.
 
 A gap where the flow left the program images (code the guest writes into
 RAM as it runs, test-robust) must leave out only instructions no ELF
@@ -87,6 +103,9 @@ from rvcfo.roundtrip import (ElfCode, check_prescaled, check_times,
 # The timestamp field of the encapsulation: 6 bytes (T, a constant of
 # the system, docs/specs/riscv-trace.rst)
 TIMESTAMP_BYTES = 6
+# The encoder's context field with context=on: ASID in bits 15:0, VMID
+# in 29:16 (docs/specs/riscv-trace.rst)
+CONTEXT_WIDTH = 30
 
 
 def main():
@@ -112,6 +131,11 @@ def main():
                     help='with --timestamps: the guest sets trTsPrescale to '
                     'P at the ELF symbol etrace_ts_store; every timestamp '
                     'is checked for its value')
+    ap.add_argument('--context-image', action='append', default=[],
+                    metavar='CTX=START,END@VA',
+                    help='with the encoder\'s context field: the code of '
+                    'context CTX at VA is the ELF file\'s bytes from '
+                    'symbol START to symbol END')
     ap.add_argument('--code', action='store_true',
                     help='decode with the code side stream alone: no gap '
                     'allowed')
@@ -150,6 +174,8 @@ def main():
     protocol = protocol_of(extra)
     with tempfile.TemporaryDirectory() as tmp:
         code_stream = None
+        if args.context_image:
+            extra += ['-global', 'riscv-trace-encoder.context=on']
         if args.code:
             code_stream = f'{tmp}/code.bin'
             extra += ['-chardev', f'file,id=tcode,path={code_stream}',
@@ -161,6 +187,20 @@ def main():
         want = {hart: items for hart, items in want.items() if items}
         rom, images = rom_image(code, tmp)
         code = ElfCode(code, elf)
+        ctx_order = []
+        if args.context_image:
+            rom += ['--param', f'context_width_p={CONTEXT_WIDTH}']
+        for k, spec in enumerate(args.context_image):
+            ctx, _, rest = spec.partition('=')
+            syms, _, va = rest.partition('@')
+            start, end = (streamcheck.elf_symbol(elf, n)
+                          for n in syms.split(','))
+            path = f'{tmp}/context{k}.bin'
+            with open(path, 'wb') as f:
+                f.write(code.file_bytes(start, end))
+            rom += ['--context-bin', f'{ctx}={path}@{va}']
+            ctx_order.append(int(ctx, 0))
+        contexts = {}
         for fw in firmware:
             rom += ['--elf', fw]
         data = data_traced(extra)
@@ -169,7 +209,7 @@ def main():
                           srcid_bits, cpu, protocol, data)
         else:
             got = decoded(decoder, elf, rom, trace, srcid_bits, cpu,
-                          protocol, data)
+                          protocol, data, contexts)
         if want_stats:
             res = subprocess.run(decoder_cmd(decoder, elf, rom, trace,
                                              srcid_bits, cpu, 'stats',
@@ -180,7 +220,8 @@ def main():
                 sys.exit(f'decoder statistics failed: {res.stderr}')
             stats = res.stdout.splitlines()
         packets = streamcheck.by_source(trace, srcid_bits, TIMESTAMP_BYTES,
-                                        protocol, 1 if data else 0)
+                                        protocol, 1 if data else 0,
+                                        CONTEXT_WIDTH if ctx_order else 0)
         if timed or args.chained:
             # deterministic: the same flow (and times) in another run
             # with translation blocks chained as usual; the same packets
@@ -192,6 +233,29 @@ def main():
                                                   TIMESTAMP_BYTES, protocol,
                                                   1 if data else 0)
     problems = []
+    for hart in sorted(want) if ctx_order else []:
+        # the guest goes through the contexts in the images' order
+        seq = contexts.get(hart, [])
+        rounds = len(seq) // len(ctx_order)
+        if not rounds or seq != ctx_order * rounds:
+            problems.append(f'hart {hart}: decoded contexts {seq}, not '
+                            f'{ctx_order} repeated')
+        # The packets that carry a context, as the spec has them for the
+        # guest's design: the first synchronisation in context 0 (satp
+        # is 0 from reset); then for each program, the satp write
+        # reported imprecisely (ctype 1: a format 3.2 in M mode), its
+        # first instruction after mret (format 3.0, U mode) and the
+        # handler of its ecall (format 3.1, M mode), all in its context.
+        got_ctx = [(p['subformat'], p['privilege'], p['context'])
+                   for p in packets.get(hart, [])
+                   if p['format'] == 3 and p['subformat'] in (0, 1, 2)]
+        want_ctx = [(0, 3, 0)] + [t for ctx in ctx_order * rounds
+                                  for t in ((2, 3, ctx), (0, 0, ctx),
+                                            (1, 3, ctx))]
+        if got_ctx != want_ctx:
+            problems.append(f'hart {hart}: packets with a context '
+                            f'(subformat, privilege, context) {got_ctx}, '
+                            f'not {want_ctx}')
     asked = streamcheck.asked_options(extra)
     runs = [(packets, '')]
     if timed or args.chained:

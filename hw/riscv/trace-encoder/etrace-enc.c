@@ -232,6 +232,7 @@ static void send_support(ETraceEnc *e, bool ienable, uint8_t qual_status)
  */
 static void sync_done(ETraceEnc *e, const ETraceRow *r)
 {
+    e->ctx_sent = r->ctx;
     e->last_addr = r->addr;
     e->resync_count = 0;
     e->resync_flushed = false;
@@ -324,6 +325,35 @@ static void send_jump_cache(ETraceEnc *e, const ETraceRow *r, unsigned index)
     e->cur_reported_updiscon = true;
 }
 
+/*
+ * A format 3.2: the hart's context is now @ctx, in privilege @priv.  It
+ * reports no branch and no address: the branches pending stay so.
+ */
+static void send_context(ETraceEnc *e, uint8_t priv, uint32_t ctx)
+{
+    ETraceTeInst t = {
+        .format = ETRACE_FMT_SYNC,
+        .subformat = ETRACE_SYNC_CONTEXT,
+        .privilege = priv,
+        .context = ctx,
+        .time = e->now,
+    };
+
+    e->ctx_sent = ctx;
+    emit_packet(e, &t);
+}
+
+/*
+ * A synchronisation packet reported @r, of a context older than the
+ * hart's (a row held when the context changed): the current one follows.
+ */
+static inline void context_after_sync(ETraceEnc *e, const ETraceRow *r)
+{
+    if (unlikely(r->ctx != e->ctx)) {
+        send_context(e, e->ctx_priv, e->ctx);
+    }
+}
+
 static void send_start(ETraceEnc *e, const ETraceRow *r)
 {
     ETraceTeInst t = {
@@ -331,6 +361,7 @@ static void send_start(ETraceEnc *e, const ETraceRow *r)
         .subformat = ETRACE_SYNC_START,
         .branch = r->itype != ETRACE_ITYPE_T_BRANCH,
         .privilege = r->priv,
+        .context = r->ctx,
         .address = address_field(e, r->addr, false),
         .time = r->time,
     };
@@ -338,6 +369,7 @@ static void send_start(ETraceEnc *e, const ETraceRow *r)
     e->trap_reported = false;
     send_packet(e, &t);
     sync_done(e, r);
+    context_after_sync(e, r);
     e->cur_reported = true;
     e->cur_synced = true;
 }
@@ -351,6 +383,7 @@ static void send_trap(ETraceEnc *e, const ETraceRow *r,
         .subformat = ETRACE_SYNC_TRAP,
         .branch = r->itype != ETRACE_ITYPE_T_BRANCH,
         .privilege = r->priv,
+        .context = r->ctx,
         .ecause = exc->ecause & ((1u << e->cfg.params.ecause_width) - 1),
         .interrupt = exc->itype == ETRACE_ITYPE_INTERRUPT,
         .thaddr = thaddr,
@@ -361,6 +394,7 @@ static void send_trap(ETraceEnc *e, const ETraceRow *r,
 
     send_packet(e, &t);
     sync_done(e, r);
+    context_after_sync(e, r);
     e->cur_reported = thaddr;
     e->cur_synced = thaddr;
 }
@@ -1120,6 +1154,7 @@ void etrace_enc_block(ETraceEnc *e, uint64_t first, unsigned first_size,
         .itype = ETRACE_ITYPE_NONE,
         .priv = priv,
         .retired = true,
+        .ctx = e->ctx,
     };
     uint32_t halfwords = (last - first + last_size) / 2;
 
@@ -1155,6 +1190,7 @@ void etrace_enc_block(ETraceEnc *e, uint64_t first, unsigned first_size,
             e->prev.itype = itype;
             e->cur.addr = first;
             e->cur.time = first_time;
+            e->cur.ctx = e->ctx;
             e->cur.itype = ETRACE_ITYPE_NONE;
             e->cur.sijump = false;
             e->cur.ir = 0;
@@ -1247,6 +1283,7 @@ void etrace_enc_retired(ETraceEnc *e, uint64_t addr, uint8_t priv)
         .itype = ETRACE_ITYPE_NONE,
         .priv = priv,
         .retired = true,
+        .ctx = e->ctx,
     };
 
     etrace_enc_row(e, &r);
@@ -1257,6 +1294,7 @@ void etrace_enc_skip(ETraceEnc *e, uint64_t map, unsigned n, uint64_t last)
     ETraceRow next = e->cur;
 
     next.addr = last;
+    next.ctx = e->ctx;
     next.itype = ETRACE_ITYPE_NONE;
     next.sijump = false;
     next.ir = 0;
@@ -1351,7 +1389,18 @@ void etrace_enc_trap(ETraceEnc *e, bool interrupt, uint8_t ecause,
         .priv = priv,
         .ecause = ecause,
         .retired = size != 0,
+        .ctx = e->ctx,
     };
 
     etrace_enc_row(e, &r);
+}
+
+void etrace_enc_set_context(ETraceEnc *e, uint32_t ctx, uint8_t priv,
+                            bool report)
+{
+    e->ctx = ctx;
+    e->ctx_priv = priv;
+    if (report && e->running && ctx != e->ctx_sent) {
+        send_context(e, priv, ctx);
+    }
 }

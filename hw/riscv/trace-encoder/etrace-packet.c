@@ -286,11 +286,18 @@ void etrace_te_inst_pack(ETraceBits *b, const ETraceParams *p,
             pack_support(b, p, t);
             break;
         }
+        if (t->subformat == ETRACE_SYNC_CONTEXT) {
+            /* no time */
+            etrace_bits_put(b, t->privilege, p->privilege_width);
+            etrace_bits_put(b, t->context, p->context_width);
+            break;
+        }
         assert(t->subformat == ETRACE_SYNC_START ||
                t->subformat == ETRACE_SYNC_TRAP);
         etrace_bits_put(b, t->branch, 1);
         etrace_bits_put(b, t->privilege, p->privilege_width);
-        /* no time, no context */
+        /* no time */
+        etrace_bits_put(b, t->context, p->context_width);
         if (t->subformat == ETRACE_SYNC_TRAP) {
             etrace_bits_put(b, t->ecause, p->ecause_width);
             etrace_bits_put(b, t->interrupt, 1);
@@ -468,10 +475,17 @@ bool etrace_te_inst_unpack(ETraceTeInst *t, const ETraceParams *p,
             return true;
         }
         if (t->subformat == ETRACE_SYNC_CONTEXT) {
-            return false;
+            /* Without a context field it carries nothing this reads. */
+            if (!p->context_width) {
+                return false;
+            }
+            t->privilege = etrace_bits_get(b, &pos, p->privilege_width);
+            t->context = etrace_bits_get(b, &pos, p->context_width);
+            return true;
         }
         t->branch = etrace_bits_get(b, &pos, 1);
         t->privilege = etrace_bits_get(b, &pos, p->privilege_width);
+        t->context = etrace_bits_get(b, &pos, p->context_width);
         if (t->subformat == ETRACE_SYNC_TRAP) {
             t->ecause = etrace_bits_get(b, &pos, p->ecause_width);
             t->interrupt = etrace_bits_get(b, &pos, 1);

@@ -126,6 +126,12 @@ typedef struct TETimestamp {
  */
 #define TE_IMPLICIT_RETURN_FULL 3
 #define TE_SRC_BITS_MAX         12
+/*
+ * The context field: the ASID in bits 15:0 and, with V = 1, the VMID in
+ * bits 29:16, where ingressPort.adoc recommends them.
+ */
+#define TE_CONTEXT_BITS         30
+#define TE_CONTEXT_VMID_SHIFT   16
 
 /* Fields the guest can write, and the defaults of release from reset. */
 #define TE_CONTROL_RW \
@@ -215,6 +221,11 @@ struct RISCVTraceEncoder {
     /* data-split: split signalling (ETraceDataParams.lrid_width) */
     bool data_split;
     bool reset_stall;
+    /*
+     * context: nocontext_p 0, a context_width_p of TE_CONTEXT_BITS and
+     * trTeContext writable
+     */
+    bool context;
     /* "2.0" or "2.1", and the parameters that follow from it */
     char *protocol;
     ETraceParams params;
@@ -237,6 +248,8 @@ struct RISCVTraceEncoder {
      */
     bool tracing;
     bool lost;
+    /* trTeContext as of the last te_apply() */
+    bool ctx_on;
     ETraceEncap encap;
     ETraceEnc enc;
     ETraceFilter filter;
@@ -381,6 +394,7 @@ static void te_config(RISCVTraceEncoder *s, ETraceEncConfig *cfg)
         .sync_max = FIELD_EX32(s->control, TE_CONTROL, INST_SYNC_MAX),
     };
     etrace_filter_configure(&s->filter, &s->filter_regs);
+    s->ctx_on = FIELD_EX32(s->control, TE_CONTROL, CONTEXT);
 
     s->data_on = FIELD_EX32(s->data_control, TE_DATA_CONTROL, TRACING);
     s->data_noaddr = FIELD_EX32(s->data_control, TE_DATA_CONTROL, NO_ADDR);
@@ -410,6 +424,27 @@ static uint8_t te_priv_of(target_ulong priv, bool virt)
 static uint8_t te_priv(CPURISCVState *env)
 {
     return te_priv_of(env->priv, env->virt_enabled);
+}
+
+/*
+ * The hart's context: the ASID of satp and, with V = 1, the VMID of
+ * hgatp (whose VMID field is where satp's ASID is, narrower).  With V = 1
+ * env->satp holds vsatp.  0 while trTeContext is 0.
+ */
+static uint32_t te_context(RISCVTraceEncoder *s, CPURISCVState *env)
+{
+    bool rv32 = riscv_cpu_mxl(env) == MXL_RV32;
+    target_ulong asid_mask = rv32 ? SATP32_ASID : SATP64_ASID;
+    uint32_t ctx;
+
+    if (!s->ctx_on) {
+        return 0;
+    }
+    ctx = get_field(env->satp, asid_mask);
+    if (env->virt_enabled) {
+        ctx |= get_field(env->hgatp, asid_mask) << TE_CONTEXT_VMID_SHIFT;
+    }
+    return ctx;
 }
 
 /* Addresses of a mode whose XLEN is 32 are reported zero-extended. */
@@ -635,7 +670,10 @@ static void te_emit(void *opaque, const ETraceTeInst *t)
     }
     etrace_te_inst_pack(&b, &s->params, t);
     te_frame(s, &b, TE_TYPE_INST, t->time);
-    s->code_packets++;
+    /* The code side stream counts the packets that follow the program. */
+    if (t->format != ETRACE_FMT_SYNC || t->subformat != ETRACE_SYNC_CONTEXT) {
+        s->code_packets++;
+    }
 }
 
 /*
@@ -1105,10 +1143,39 @@ static void te_trap_return(CPURISCVState *env, void *opaque,
     te_bm_arm(s, env, false);
 }
 
-/* Branch-map mode: the rows after the change are of another mode. */
+/*
+ * Branch-map mode: the rows after the change are of another mode.  Their
+ * context comes with the synchronisation packet that a change of mode
+ * brings.
+ */
 static void te_after_mode_change(CPURISCVState *env, void *opaque)
 {
+    RISCVTraceEncoder *s = opaque;
+
+    if (s->context) {
+        etrace_enc_set_context(&s->enc, te_context(s, env), te_priv(env),
+                               false);
+    }
     riscv_cf_bmap_arm(env, ETRACE_MAX_BRANCHES, true);
+}
+
+/*
+ * satp was written, the events up to the writing instruction drained: a
+ * new ASID is reported imprecisely, in a format 3.2 (ctype 1: "an
+ * operating system process change", whose point a decoder finds in the
+ * code, the CSR write).
+ */
+static void te_context_changed(CPURISCVState *env, void *opaque)
+{
+    RISCVTraceEncoder *s = opaque;
+    bool report = qatomic_read(&s->tracing) && !s->discard;
+
+    etrace_enc_set_context(&s->enc, te_context(s, env), te_priv(env),
+                           report);
+    if (report) {
+        /* The packet moved the resync count the run was armed with. */
+        te_bm_arm(s, env, false);
+    }
 }
 
 /* The code side stream: write out the translation's instructions. */
@@ -1207,6 +1274,7 @@ static const RISCVCFConsumerOps te_consumer = {
     .code_insn = te_code_insn,
     .code_end = te_code_end,
     .code_map = te_code_map,
+    .context_changed = te_context_changed,
 };
 
 /*
@@ -1228,6 +1296,8 @@ static void te_apply(RISCVTraceEncoder *s)
     s->an_insns = env->cf.insns;
     etrace_enc_set_now(&s->enc, s->an_time);
     etrace_enc_configure(&s->enc, &cfg);
+    etrace_enc_set_context(&s->enc, te_context(s, env), te_priv(env),
+                           qatomic_read(&s->tracing));
     /* Accesses go between the rows only while data is traced. */
     s->enc.first_held = s->data_on ? te_first_held : NULL;
     if (want && !qatomic_read(&s->tracing)) {
@@ -1397,7 +1467,8 @@ static void te_write_control(RISCVTraceEncoder *s, uint32_t val)
     }
     if (!FIELD_EX32(old, TE_CONTROL, ACTIVE)) {
         /* Released from reset: every field takes its default. */
-        s->control = TE_CONTROL_DEFAULT;
+        s->control = TE_CONTROL_DEFAULT |
+                     (s->context ? R_TE_CONTROL_CONTEXT_MASK : 0);
         return;
     }
 
@@ -1418,7 +1489,8 @@ static void te_write_control(RISCVTraceEncoder *s, uint32_t val)
         FIELD_EX32(val, TE_CONTROL, ENABLE)) {
         s->data_control &= ~TE_DATA_CONTROL_W1C;
     }
-    val = (val & TE_CONTROL_RW) |
+    val = (val & (TE_CONTROL_RW |
+                  (s->context ? R_TE_CONTROL_CONTEXT_MASK : 0))) |
           TE_INST_MODE_ETRACE << R_TE_CONTROL_INST_MODE_SHIFT;
     if (sticky) {
         val |= R_TE_CONTROL_INST_STALL_OR_OVERFLOW_MASK;
@@ -1564,7 +1636,8 @@ static void te_reset_hold(Object *obj, ResetType type)
     s->control = 0;
     if (s->start) {
         s->control = TE_CONTROL_DEFAULT | R_TE_CONTROL_ENABLE_MASK |
-                     R_TE_CONTROL_INST_TRACING_MASK;
+                     R_TE_CONTROL_INST_TRACING_MASK |
+                     (s->context ? R_TE_CONTROL_CONTEXT_MASK : 0);
         s->control = FIELD_DP32(s->control, TE_CONTROL, INST_SYNC_MODE,
                                 s->start_sync_mode);
         s->control = FIELD_DP32(s->control, TE_CONTROL, INST_SYNC_MAX,
@@ -1695,6 +1768,9 @@ static void te_realize(DeviceState *dev, Error **errp)
                    "(2.0, 2.1)", s->protocol);
         return;
     }
+    if (s->context) {
+        s->params.context_width = TE_CONTEXT_BITS;
+    }
     if (s->data_split && !s->data_trace) {
         error_setg(errp, "data-split needs data-trace=on");
         return;
@@ -1708,6 +1784,9 @@ static void te_realize(DeviceState *dev, Error **errp)
     riscv_cf_register(&s->cpu->env, &te_consumer, s);
     if (s->code) {
         riscv_cf_record_code(&s->cpu->env);
+    }
+    if (s->context) {
+        riscv_cf_watch_context(&s->cpu->env);
     }
     qemu_add_vm_change_state_handler_prio(te_vm_state_change, s,
                                           RISCV_TRACE_VMSTATE_PRIO_SOURCE);
@@ -2138,6 +2217,30 @@ static const VMStateDescription vmstate_te_code = {
     }
 };
 
+static bool context_needed(void *opaque)
+{
+    RISCVTraceEncoder *s = opaque;
+
+    return s->context;
+}
+
+/* The contexts of the held rows, the hart's, the one last reported. */
+static const VMStateDescription vmstate_te_context = {
+    .name = TYPE_RISCV_TRACE_ENCODER "/context",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .needed = context_needed,
+    .fields = (const VMStateField[]) {
+        VMSTATE_BOOL(ctx_on, RISCVTraceEncoder),
+        VMSTATE_UINT32(enc.ctx, RISCVTraceEncoder),
+        VMSTATE_UINT8(enc.ctx_priv, RISCVTraceEncoder),
+        VMSTATE_UINT32(enc.ctx_sent, RISCVTraceEncoder),
+        VMSTATE_UINT32(enc.prev.ctx, RISCVTraceEncoder),
+        VMSTATE_UINT32(enc.cur.ctx, RISCVTraceEncoder),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
 static const VMStateDescription vmstate_te = {
     .name = TYPE_RISCV_TRACE_ENCODER,
     .version_id = 1,
@@ -2168,6 +2271,7 @@ static const VMStateDescription vmstate_te = {
         &vmstate_te_irets,
         &vmstate_te_data,
         &vmstate_te_code,
+        &vmstate_te_context,
         NULL
     }
 };
@@ -2184,6 +2288,8 @@ static const Property te_properties[] = {
     DEFINE_PROP_UINT8("srcid-bits", RISCVTraceEncoder, reset_srcbits, 0),
     DEFINE_PROP_BOOL("start", RISCVTraceEncoder, start, false),
     DEFINE_PROP_STRING("protocol", RISCVTraceEncoder, protocol),
+    /* the hart's ASID (and VMID) in a context field */
+    DEFINE_PROP_BOOL("context", RISCVTraceEncoder, context, false),
     /* trTeInstNoAddrDiff after reset (the spec leaves it undefined) */
     DEFINE_PROP_BOOL("no-addr-diff", RISCVTraceEncoder, reset_no_addr_diff,
                      false),

@@ -110,6 +110,7 @@ typedef void ETraceEmitFn(void *opaque, const ETraceTeInst *t);
  * @ir: ETRACE_ROW_* flags for implicit return
  * @time: when it retired or trapped (a clock value the encoder passes
  *        on with the packets that report it)
+ * @ctx: the hart's context when it ran (etrace_enc_set_context())
  */
 typedef struct ETraceRow {
     uint64_t addr;
@@ -123,6 +124,7 @@ typedef struct ETraceRow {
     bool middle;
     bool sijump;
     uint8_t ir;
+    uint32_t ctx;
 } ETraceRow;
 
 /*
@@ -253,6 +255,14 @@ typedef struct ETraceEnc {
 
     /* The time of the next support packet (etrace_enc_set_now()). */
     uint64_t now;
+
+    /*
+     * The context of the rows fed from now on, and the privilege it was
+     * set in; the context of the last packet that carried one.
+     */
+    uint32_t ctx;
+    uint8_t ctx_priv;
+    uint32_t ctx_sent;
 
     /* The trap of the previous row went out with thaddr = 0. */
     bool trap_reported;
@@ -491,5 +501,24 @@ void etrace_enc_trap_return(ETraceEnc *e);
 void etrace_enc_trap(ETraceEnc *e, bool interrupt, uint8_t ecause,
                      uint64_t tval, uint64_t epc, unsigned size,
                      uint8_t priv, uint64_t time);
+
+/**
+ * etrace_enc_set_context: the hart's context changes
+ * @e: encoder
+ * @ctx: the context of the instructions fed from now on (0 without a
+ *       context field)
+ * @priv: ETRACE_PRIV_* of the hart now
+ * @report: report the change imprecisely (ctype 1, ingressPort.adoc
+ *          tab:context-type) in a format 3.2 now, unless the last packet
+ *          that carried a context carried @ctx; else the next
+ *          synchronisation packet reports it (the change comes with a
+ *          change of privilege, which always brings one)
+ *
+ * Synchronisation packets carry the context of the instruction they
+ * report; one that reports an instruction of an older context is followed
+ * by a format 3.2 with the current one.
+ */
+void etrace_enc_set_context(ETraceEnc *e, uint32_t ctx, uint8_t priv,
+                            bool report);
 
 #endif

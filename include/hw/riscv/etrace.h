@@ -151,8 +151,9 @@ static inline bool etrace_bpred_update(uint8_t *state, bool taken)
  * (2^cache_size_p entries; 0: none), the branch predictor's
  * (2^bpred_size_p entries; 0: none) and the implicit return stack's
  * (2^return_stack_size_p entries; 0: none, no irdepth field), and the
- * protocol, ETRACE_PROTOCOL_*.  This implementation has no context, time
- * or call counter fields.
+ * protocol, ETRACE_PROTOCOL_*; the width of the context field
+ * (context_width_p, 0 when nocontext_p is 1: no field).  This
+ * implementation has no time or call counter fields.
  */
 typedef struct ETraceParams {
     uint8_t iaddress_width;
@@ -164,7 +165,11 @@ typedef struct ETraceParams {
     uint8_t bpred_size;
     uint8_t return_stack_size;
     uint8_t protocol;
+    uint8_t context_width;
 } ETraceParams;
+
+/* The widest context field this implementation reads or writes. */
+#define ETRACE_CONTEXT_MAX_BITS     32
 
 /* The Implicit Return extension's irets field: 8 bits. */
 #define ETRACE_IRETS_BITS           8
@@ -203,7 +208,9 @@ typedef struct ETraceTeInst {
     uint8_t branch_fmt;
     /* formats 3.0 and 3.1 */
     bool branch;
+    /* formats 3.0, 3.1 and 3.2 (context: when context_width is not 0) */
     uint8_t privilege;
+    uint32_t context;
     /* format 3.1 */
     uint8_t ecause;
     bool interrupt;

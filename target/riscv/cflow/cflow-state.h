@@ -125,6 +125,11 @@ typedef struct RISCVCFState {
      * before the hart first runs.
      */
     bool code;
+    /*
+     * Some consumer follows the hart's ASID (riscv_cf_watch_context());
+     * configuration, set before the hart first runs.
+     */
+    bool context;
     /* CTR, the counters, a trace encoder, ...: as many as register */
     unsigned nr_consumers;
     RISCVCFConsumer *consumers;

@@ -312,6 +312,17 @@ void riscv_cf_code_map(CPURISCVState *env, uint64_t va, uint64_t pa,
     CF_CALL_HOOKS(env, code_map, va, pa, priv, virt);
 }
 
+void riscv_cf_watch_context(CPURISCVState *env)
+{
+    env->cf.context = true;
+}
+
+void riscv_cf_context_changed(CPURISCVState *env)
+{
+    riscv_cf_sync(env);
+    CF_CALL_HOOKS(env, context_changed);
+}
+
 void riscv_cf_reset(CPURISCVState *env)
 {
     env->cf.fill = 0;

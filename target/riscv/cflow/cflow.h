@@ -315,6 +315,10 @@ typedef struct RISCVCFTrapReturn {
  *            fetches in privilege @priv (PRV_*) with V = @virt: a fill of
  *            a page that can be executed, by a fetch or by a data access
  *            (whose entry later fetches use)
+ * @context_changed: satp was written (for consumers that asked with
+ *                   riscv_cf_watch_context()): the instructions after
+ *                   the writing one may run with another ASID; the
+ *                   events up to it are drained
  * @bmap_look: branch-map mode: a block is about to start at @pc that
  *             the consumer is to look at (RISCV_CFLOW_NEED_BMAP); it
  *             takes the run before the block and re-arms.  Returns true
@@ -339,6 +343,7 @@ struct RISCVCFConsumerOps {
     void (*code_end)(CPURISCVState *env, void *opaque);
     void (*code_map)(CPURISCVState *env, void *opaque, uint64_t va,
                      uint64_t pa, target_ulong priv, bool virt);
+    void (*context_changed)(CPURISCVState *env, void *opaque);
 };
 
 #ifndef CONFIG_USER_ONLY
@@ -406,6 +411,18 @@ void riscv_cf_code_insn(CPURISCVState *env, uint64_t pc, uint32_t insn,
 void riscv_cf_code_end(CPURISCVState *env);
 void riscv_cf_code_map(CPURISCVState *env, uint64_t va, uint64_t pa,
                        target_ulong priv, bool virt);
+
+/**
+ * riscv_cf_watch_context: a consumer wants the context_changed hook
+ * @env: CPU state
+ *
+ * From then on every write of satp drains the events and calls it.  Call
+ * at realize time.
+ */
+void riscv_cf_watch_context(CPURISCVState *env);
+
+/* write_satp()'s entry point, after the write. */
+void riscv_cf_context_changed(CPURISCVState *env);
 
 /* Drop buffered events and the instruction count; called on CPU reset. */
 void riscv_cf_reset(CPURISCVState *env);
@@ -595,5 +612,15 @@ static inline void riscv_cf_bmap_arm(CPURISCVState *env, unsigned base,
 /* The pipeline's migration state, a subsection of the CPU's. */
 extern const VMStateDescription vmstate_riscv_cf;
 #endif
+
+/* satp was written: tell the consumers that asked. */
+static inline void riscv_cf_satp_written(CPURISCVState *env)
+{
+#ifndef CONFIG_USER_ONLY
+    if (unlikely(env->cf.context)) {
+        riscv_cf_context_changed(env);
+    }
+#endif
+}
 
 #endif

@@ -176,9 +176,10 @@ def decoder_cmd(decoder, elf, images, trace, srcid_bits, cpu, output,
 
 
 def decoded(decoder, elf, images, trace, srcid_bits, cpu, protocol='2.0',
-            data=False):
+            data=False, contexts=None):
     """Per srcID: the decoded flow lines, without the source column (nor
-    data accesses)."""
+    data accesses, nor context changes: those go to @contexts, a dict
+    srcID -> [context, ...], when given)."""
     cmd = decoder_cmd(decoder, elf, images, trace, srcid_bits, cpu, 'flow',
                       protocol, data)
     res = subprocess.run(cmd, capture_output=True, text=True, check=False)
@@ -190,6 +191,10 @@ def decoded(decoder, elf, images, trace, srcid_bits, cpu, protocol='2.0',
         src, rest = line.split(' ', 1)
         words = rest.split()
         if words[0] == 'data':
+            continue
+        if words[0] == 'context':
+            if contexts is not None:
+                contexts.setdefault(int(src), []).append(int(words[1], 16))
             continue
         if words[0] == 'gap':
             # 'gap no program image', 'gap trace ended', ...
@@ -340,6 +345,13 @@ class ElfCode(dict):
 
     def __contains__(self, pc):
         return super().__contains__(pc) or self._at(pc) is not None
+
+    def file_bytes(self, lo, hi):
+        """The bytes [@lo, @hi) of the ELF file's loaded segments."""
+        for vaddr, off, size in self._segs:
+            if vaddr <= lo <= hi <= vaddr + size:
+                return self._data[off + lo - vaddr:off + hi - vaddr]
+        raise KeyError(lo)
 
     def __missing__(self, pc):
         v = self._at(pc)

@@ -76,15 +76,16 @@ def asked_resync_disabled(qemu_args):
 
 
 def by_source(trace, srcid_bits, timestamp_bytes, protocol='2.0',
-              type_bits=0):
+              type_bits=0, context_bits=0):
     """{srcID: [fields of each te_inst packet]} of a trace file (with
-    @type_bits, of a source with data trace)."""
+    @type_bits, of a source with data trace; with @context_bits, of an
+    encoder with a context field)."""
     with open(trace, 'rb') as f:
         data = f.read()
     out = {}
     for src, p, _ in etrace_packets.packets(data, srcid_bits,
                                             timestamp_bytes, protocol,
-                                            type_bits):
+                                            type_bits, context_bits):
         if 'te_data' not in p:
             out.setdefault(src, []).append(p)
     return out

@@ -12,9 +12,10 @@
  *    through it (a different length and branch each time).
  * 3. Two user programs at the same virtual address (0x200000), each in
  *    its own address space (Sv39, a 2 MiB page at different physical
- *    addresses): the M-mode handler of their ecalls switches satp and
- *    runs the other, several times.
- * Then the test finisher says pass.
+ *    addresses, ASID 1 for A and 2 for B): the M-mode handler of their
+ *    ecalls switches satp and runs the other, several times.
+ * Then the test finisher says pass.  Assembled with -DUSER_ONLY, only
+ * part 3 runs (test-code-user.elf).
  */
 
 #define FINISHER    0x00100000
@@ -25,6 +26,7 @@
 #define USER_PA_A   0x80400000
 #define USER_PA_B   0x80600000
 #define SATP_SV39   (8 << 60)
+#define SATP_ASID_SHIFT 44
 /* PTE bits: V, R, X, U, A, D */
 #define PTE_V       0x01
 #define PTE_RXU_AD  (0x01 | 0x02 | 0x08 | 0x10 | 0x40 | 0x80)
@@ -35,6 +37,10 @@
 _start:
     la t0, trap
     csrw mtvec, t0
+#ifdef USER_ONLY
+    /* Part 3 alone (test-code-user.elf: its code never changes). */
+    j user_spaces
+#endif
 
     /* 1: the loop that patches itself */
     la s1, patch
@@ -79,6 +85,7 @@ jit_loop:
     bltu s0, t0, jit_loop
 
     /* 3: two address spaces, one virtual address */
+user_spaces:
     la a1, prog_a
     la a2, prog_a_end
     li a3, USER_PA_A
@@ -144,12 +151,15 @@ run_next:
     li t0, USER_ROUNDS
     bgeu s0, t0, done
     andi t0, s0, 1
+    addi t2, t0, 1                  /* ASID: 1 for A, 2 for B */
+    slli t2, t2, SATP_ASID_SHIFT
     la t1, root_a
     beqz t0, 1f
     la t1, root_b
 1:  srli t1, t1, 12
     li t0, SATP_SV39
     or t1, t1, t0
+    or t1, t1, t2
     csrw satp, t1
     sfence.vma
     li t0, USER_VA
