@@ -74,16 +74,15 @@ void etd_decoder_set_contexts(EtdDecoder *d, GHashTable *ctx_imgs)
 /* The image of privilege @priv in context @ctx. */
 static inline EtdImage *ctx_img(EtdDecoder *d, unsigned priv, uint32_t ctx)
 {
-    EtdImage *img;
+    EtdImage *img = NULL;
 
     if (d->code) {
         return d->views[priv & 7];
     }
-    if (d->ctx_imgs &&
-        (img = g_hash_table_lookup(d->ctx_imgs, GUINT_TO_POINTER(ctx)))) {
-        return img;
+    if (d->ctx_imgs) {
+        img = g_hash_table_lookup(d->ctx_imgs, GUINT_TO_POINTER(ctx));
     }
-    return d->base_img;
+    return img ? img : d->base_img;
 }
 
 /* The image of privilege @priv, in the current context. */

@@ -46,6 +46,7 @@
 /* trTeControl */
 #define INST_TRACING    (1u << 2)
 #define INST_MODE(m)    ((uint32_t)(m) << 4)
+#define CONTEXT         (1u << 9)
 #define STALL_OVERFLOW  (1u << 12)
 #define STALL_ENA       (1u << 13)
 #define INHIBIT_SRC     (1u << 15)
@@ -220,6 +221,32 @@ static void test_encoder_registers(void)
     /* Holding it in reset clears everything. */
     wr(qts, ENCODER0 + CONTROL, 0);
     g_assert_cmphex(rd(qts, ENCODER0 + CONTROL), ==, EMPTY);
+    qtest_quit(qts);
+}
+
+/*
+ * trTeContext (trTeControl bit 9): 0 and not writable without a context
+ * field; with context=on (nocontext_p 0) writable and 1 on release from
+ * reset.
+ */
+static void test_context_register(void)
+{
+    QTestState *qts = qtest_init(REG_ARGS);
+
+    wr(qts, ENCODER0 + CONTROL, ACTIVE);
+    wr(qts, ENCODER0 + CONTROL, ACTIVE | CONTEXT);
+    g_assert_cmphex(rd(qts, ENCODER0 + CONTROL) & CONTEXT, ==, 0);
+    qtest_quit(qts);
+
+    qts = qtest_init(REG_ARGS " -global riscv-trace-encoder.context=on");
+    wr(qts, ENCODER0 + CONTROL, ACTIVE);
+    g_assert_cmphex(rd(qts, ENCODER0 + CONTROL), ==,
+                    ACTIVE | EMPTY | INST_MODE(6) | CONTEXT | SYNC_MODE(1) |
+                    SYNC_MAX(8));
+    wr(qts, ENCODER0 + CONTROL, ACTIVE | SYNC_MODE(1));
+    g_assert_cmphex(rd(qts, ENCODER0 + CONTROL) & CONTEXT, ==, 0);
+    wr(qts, ENCODER0 + CONTROL, ACTIVE | CONTEXT | SYNC_MODE(1));
+    g_assert_cmphex(rd(qts, ENCODER0 + CONTROL) & CONTEXT, ==, CONTEXT);
     qtest_quit(qts);
 }
 
@@ -1407,6 +1434,7 @@ int main(int argc, char **argv)
     g_test_init(&argc, &argv, NULL);
     qtest_add_func("/riscv-trace/encoder-registers", test_encoder_registers);
     qtest_add_func("/riscv-trace/data-registers", test_data_registers);
+    qtest_add_func("/riscv-trace/context-register", test_context_register);
     qtest_add_func("/riscv-trace/funnel-pib-registers",
                    test_funnel_pib_registers);
     qtest_add_func("/riscv-trace/enable-disable", test_enable_disable);
