@@ -14,6 +14,7 @@
  *   2  u16 src        the srcID of the hart's encoder
  *   4  u32 len        payload bytes after the header
  *   8  u64 pos        te_inst packets the hart's encoder had made
+ *                     (format 3.2, context, packets aside)
  *  16  u32 branches   branches retired since the instruction the last of
  *                     them reported
  *  20  u32 reserved   0
