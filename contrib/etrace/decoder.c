@@ -55,6 +55,20 @@ void etd_decoder_set_code(EtdDecoder *d, EtdCodeSrc *cs)
     d->addr_img = d->img;
 }
 
+/* The views of a context's image, one per privilege. */
+static void views_free(gpointer p)
+{
+    EtdImage **views = p;
+    unsigned k;
+
+    for (k = 0; k < 8; k++) {
+        if (views[k]) {
+            etd_image_free(views[k]);
+        }
+    }
+    g_free(views);
+}
+
 void etd_decoder_free(EtdDecoder *d)
 {
     unsigned p;
@@ -64,11 +78,38 @@ void etd_decoder_free(EtdDecoder *d)
             etd_image_free(d->views[p]);
         }
     }
+    if (d->ctx_views) {
+        g_hash_table_destroy(d->ctx_views);
+    }
 }
 
 void etd_decoder_set_contexts(EtdDecoder *d, GHashTable *ctx_imgs)
 {
     d->ctx_imgs = ctx_imgs;
+    if (d->code) {
+        d->ctx_views = g_hash_table_new_full(g_direct_hash, g_direct_equal,
+                                             NULL, views_free);
+    }
+}
+
+/*
+ * With the code side stream, context @ctx's image @ctx_image is read
+ * after the stream: the view of it for privilege @priv.
+ */
+static EtdImage *ctx_view(EtdDecoder *d, EtdImage *ctx_image, uint32_t ctx,
+                          unsigned priv)
+{
+    EtdImage **views = g_hash_table_lookup(d->ctx_views,
+                                           GUINT_TO_POINTER(ctx));
+
+    if (!views) {
+        views = g_new0(EtdImage *, 8);
+        g_hash_table_insert(d->ctx_views, GUINT_TO_POINTER(ctx), views);
+    }
+    if (!views[priv & 7]) {
+        views[priv & 7] = etd_image_new_view(ctx_image, d->code, priv & 7);
+    }
+    return views[priv & 7];
 }
 
 /* The image of privilege @priv in context @ctx. */
@@ -76,11 +117,11 @@ static inline EtdImage *ctx_img(EtdDecoder *d, unsigned priv, uint32_t ctx)
 {
     EtdImage *img = NULL;
 
-    if (d->code) {
-        return d->views[priv & 7];
-    }
     if (d->ctx_imgs) {
         img = g_hash_table_lookup(d->ctx_imgs, GUINT_TO_POINTER(ctx));
+    }
+    if (d->code) {
+        return img ? ctx_view(d, img, ctx, priv) : d->views[priv & 7];
     }
     return img ? img : d->base_img;
 }
@@ -624,6 +665,11 @@ static EtdStep enter_next(EtdDecoder *d, const EtdStop *s, EtdBlock *b,
     }
     priv = t->format == ETRACE_FMT_SYNC && (x->uninf || x->to == d->address) ?
            t->privilege : d->privilege;
+    if (t->format == ETRACE_FMT_SYNC && t->subformat <= ETRACE_SYNC_TRAP &&
+        (x->uninf || x->to == d->address)) {
+        /* The synchronisation's instruction: of the packet's context. */
+        set_context(d, t->context);
+    }
     report(d, priv);
     return stop_here(d, s, x->uninf, x->xret, errp);
 }
@@ -813,6 +859,7 @@ static bool sync_packet(EtdDecoder *d, const ETraceTeInst *t, GError **errp)
             d->sink->data_align(d->sink->opaque, d->src, addr,
                                 t->subformat == ETRACE_SYNC_START);
         }
+        set_context(d, t->context);
         set_pc(d, addr, b);
         report(d, t->privilege);
     }

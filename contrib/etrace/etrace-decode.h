@@ -403,6 +403,8 @@ typedef struct EtdDecoder {
     uint32_t context;
     GHashTable *ctx_imgs;
     EtdImage *base_img;
+    /* ... with the code side stream, their views (uint32_t -> [8]) */
+    GHashTable *ctx_views;
     uint64_t code_pos;
     /*
      * Branch outcomes taken since the records of code_pos were applied

@@ -101,6 +101,7 @@ EtdImage *etd_image_new_view(EtdImage *base, EtdCodeSrc *code, unsigned priv)
     EtdImage *img = g_new0(EtdImage, 1);
 
     img->base = base;
+    img->under = base->under;
     img->code = code;
     img->priv = priv;
     img->genp = etd_code_gen(code, priv);

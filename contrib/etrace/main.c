@@ -1017,12 +1017,6 @@ static bool parse_options(int *argc, char ***argv, EtdOptions *o)
                     "a context field (--param context_width_p=N)");
         return false;
     }
-    if ((o->ctx_elfs || o->ctx_bins) && o->code) {
-        print_error(ETD_ERR_USAGE, "--context-elf and --context-bin do not "
-                    "go with --code (the code side stream tells the "
-                    "contexts' code apart)");
-        return false;
-    }
     if (!o->clock || !strcmp(o->clock, "instructions")) {
         o->clock_timestamps = false;
     } else if (!strcmp(o->clock, "timestamps")) {

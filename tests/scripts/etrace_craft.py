@@ -81,9 +81,19 @@ def support(qual=0, ioptions=0):
     return f.put(ioptions, 6).put(0, 1).put(0, 1).put(0, 4).payload()
 
 
-def start(addr, priv=3, branch=1):
+def start(addr, priv=3, branch=1, ctx=None, ctx_bits=0):
+    """Format 3.0; with @ctx_bits (context_width_p), the context field
+    after the privilege (no time field)."""
     f = Fields().put(3, 2).put(0, 2).put(branch, 1).put(priv, 3)
+    if ctx_bits:
+        f.put(ctx, ctx_bits)
     return f.put(addr >> 1, IADDR).payload()
+
+
+def context(ctx, ctx_bits, priv=3):
+    """Format 3.2: the privilege and the context (no time field)."""
+    return Fields().put(3, 2).put(2, 2).put(priv, 3).put(ctx, ctx_bits) \
+        .payload()
 
 
 def trap(addr, ecause, tval=0, interrupt=0, thaddr=1, priv=3, branch=1):

@@ -78,6 +78,59 @@ def flow_of(out):
     return [int(w, 16) for w in out.split()]
 
 
+# Two programs at 0x2000, each the code of one context only:
+#   context 1:  0x2000 addi a0, a0, 1;  0x2004 jr t1
+#   context 2:  0x2000 addi a0, a0, 1;  0x2004 addi a0, a0, 1;
+#               0x2008 jr t1
+CTX_A = bytes.fromhex('13051500' '67000300')
+CTX_B = bytes.fromhex('13051500' '13051500' '67000300')
+
+
+def check_contexts(decoder, tmp, img, case):
+    """A context field of 8 bits (context_width_p=8): a format 3.0 in
+    context 1 (U mode) at 0x2000, a format 2 back to 0x2000 (the jr),
+    a format 3.2 to context 2, the same format 2 again, the end.  Per
+    payload.adoc the context follows the privilege in format 3.0 and is
+    all of format 3.2 after it; the flow, worked out from the two
+    programs: context 1 runs 0x2000, 0x2004 and back; context 2 runs
+    0x2004, 0x2008 and back."""
+    paths = []
+    for name, data in (('ctx-a.bin', CTX_A), ('ctx-b.bin', CTX_B)):
+        paths.append(os.path.join(tmp, name))
+        with open(paths[-1], 'wb') as f:
+            f.write(data)
+    data = c.stream([c.support(), c.start(0x2000, priv=0, ctx=1, ctx_bits=8),
+                     c.addr_only(0), c.context(2, 8, priv=0),
+                     c.addr_only(0), c.support(qual=1)])
+    width = ['--param', 'context_width_p=8']
+    a, b = (f'{p}@0x2000' for p in paths)
+    case('context-images', data, 0,
+         [0x2000, 0x2004, 0x2000, 0x2004, 0x2008, 0x2000], args=width,
+         images=img + ['--context-bin', f'1={a}', '--context-bin', f'2={b}'])
+    # the images swapped: each context runs the other's code
+    case('context-images-swapped', data, 0,
+         [0x2000, 0x2004, 0x2008, 0x2000, 0x2004, 0x2000], args=width,
+         images=img + ['--context-bin', f'1={b}', '--context-bin', f'2={a}'])
+    rc, out, err = run(decoder, img + width + [
+        '--context-bin', f'1={a}', '--context-bin', f'2={b}',
+        '--output=flow'], data, tmp)
+    want = ['0 context 1', '0 U  2000 0x2000', '0 U  2004 0x2004',
+            '0 U  2000 0x2000', '0 context 2', '0 U  2004 0x2004',
+            '0 U  2008 0x2008', '0 U  2000 0x2000', '0 gap trace ended']
+    check('context-flow', rc == 0 and out.splitlines() == want,
+          f'exit {rc}: {out.splitlines()!r} {err!r}')
+    rc, out, err = run(decoder, img + width + ['--output=stats'], data, tmp)
+    check('context-stats', rc == 0 and
+          'context packets (format 3.2): 1' in out.splitlines(),
+          f'exit {rc}: {out!r} {err!r}')
+    rc, _, err = run(decoder, img + ['--context-bin', f'1={a}'], data, tmp)
+    check('context-images-need-width', rc == 2 and
+          'need a context field' in err, f'exit {rc}: {err!r}')
+    rc, _, err = run(decoder, img + ['--param', 'nocontext_p=0'], data, tmp)
+    check('nocontext-needs-width', rc == 2 and
+          'nocontext_p=0 needs context_width_p' in err, f'exit {rc}: {err!r}')
+
+
 # The code side stream (include/hw/riscv/trace-code.h): magic, records of
 # kind, privilege, srcID, payload length, position (te_inst packets
 # made), branches since, reserved; CODE, MAP and LOST.
@@ -262,6 +315,7 @@ def main():
         case('context-packet', frames[0] + c.frame(ctx) +
              b''.join(frames[1:]), 1, good,
              Err('ETD_ERR_UNKNOWN_PACKET', at, 0, ['3']))
+        check_contexts(decoder, tmp, img, case)
         # a start in code no image holds, then a jump into the program:
         # decoding resumes there
         case('sync-outside-images',

@@ -46,7 +46,8 @@ included, and the decoded flow must be the record's without a gap.
 With --context-image the encoder reports the hart's context (its
 property context=on: the ASID of satp) and the decoder reads the bytes
 of the ELF file between symbols START and END as the code at VA of
-context CTX only (--context-bin, with context_width_p=30): programs the
+context CTX only (--context-bin, with context_width_p=30; with --code,
+after the code side stream): programs the
 guest copies to one virtual address in address spaces of their own each
 decode as themselves, without a gap, and the contexts the decoded flow
 goes through must be the CTX values of the images in the order given,
@@ -188,8 +189,9 @@ def main():
         rom, images = rom_image(code, tmp)
         code = ElfCode(code, elf)
         ctx_order = []
+        ctx_args = []
         if args.context_image:
-            rom += ['--param', f'context_width_p={CONTEXT_WIDTH}']
+            ctx_args += ['--param', f'context_width_p={CONTEXT_WIDTH}']
         for k, spec in enumerate(args.context_image):
             ctx, _, rest = spec.partition('=')
             syms, _, va = rest.partition('@')
@@ -198,15 +200,16 @@ def main():
             path = f'{tmp}/context{k}.bin'
             with open(path, 'wb') as f:
                 f.write(code.file_bytes(start, end))
-            rom += ['--context-bin', f'{ctx}={path}@{va}']
+            ctx_args += ['--context-bin', f'{ctx}={path}@{va}']
             ctx_order.append(int(ctx, 0))
+        rom += ctx_args
         contexts = {}
         for fw in firmware:
             rom += ['--elf', fw]
         data = data_traced(extra)
         if code_stream:
-            got = decoded(decoder, None, ['--code', code_stream], trace,
-                          srcid_bits, cpu, protocol, data)
+            got = decoded(decoder, None, ['--code', code_stream] + ctx_args,
+                          trace, srcid_bits, cpu, protocol, data, contexts)
         else:
             got = decoded(decoder, elf, rom, trace, srcid_bits, cpu,
                           protocol, data, contexts)

@@ -7,7 +7,8 @@ Usage: test-linux-trace-code.py --linux LINUX --qemu QEMU
 
 LINUX (scripts/linux) boots Debian's OpenSBI and kernel on two harts,
 once to save the guest's /proc/kallsyms (--kallsyms), once traced from
-reset with the code side stream (--trace, --trace-code) running the two
+reset with the code side stream and the encoders' context field (--trace,
+--trace-code, --trace-context: each process's ASID) running the two
 user programs cfo-loop and cfo-sys, static executables at the same
 address (tests/linux/cfo-work.S), one after the other, each under
 "perf stat -e instructions:u" (a counter with Smcntrpmf's U-mode filter,
@@ -29,7 +30,11 @@ over the program's life).  TAP checks:
   fails if either process were decoded with the other's code;
 - those instructions are exactly what the counters counted for the two
   programs, plus their ecalls (1 and 100,001), which E-Trace reports as
-  retired and Zicntr does not count.
+  retired and Zicntr does not count;
+- the context the packets give tells the two processes apart: the user
+  instructions at the programs' addresses fall in two contexts, one
+  with exactly cfo-loop's counts per address and the other with exactly
+  cfo-sys's (a decoder reading the code per context gets each right).
 """
 
 import collections
@@ -61,20 +66,51 @@ def entry(elf):
     sys.exit(f'{elf}: no _start')
 
 
-def expected_counts(s):
-    """Retired instructions per address of the two programs (ISA)."""
+def loop_counts(s):
+    """Retired instructions per address of cfo-loop (ISA): lui, addi,
+    LOOPS x (addi, bnez), li, li, ecall."""
     want = collections.Counter()
-    # cfo-loop: lui, addi, LOOPS x (addi, bnez), li, li, ecall
     for k in (0, 4, 16, 20, 24):
         want[s + k] += 1
     want[s + 8] += LOOPS
     want[s + 12] += LOOPS
-    # cfo-sys: lui, addi, SYSCALLS x (li, ecall, addi, bnez), li, li, ecall
+    return want
+
+
+def sys_counts(s):
+    """... of cfo-sys: lui, addi, SYSCALLS x (li, ecall, addi, bnez), li,
+    li, ecall."""
+    want = collections.Counter()
     for k in (0, 4, 24, 28, 32):
         want[s + k] += 1
     for k in (8, 12, 16, 20):
         want[s + k] += SYSCALLS
     return want
+
+
+def expected_counts(s):
+    """Retired instructions per address of the two programs."""
+    return loop_counts(s) + sys_counts(s)
+
+
+def per_context(cmd, lo, hi):
+    """{context: Counter of the addresses in [@lo, @hi)} of the U-mode
+    flow of @cmd (etrace-decode --output=flow --priv=U), read as it
+    goes."""
+    ctx = {}
+    out = collections.defaultdict(collections.Counter)
+    with subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True) as p:
+        for line in p.stdout:
+            words = line.split()
+            if words[1] == 'context':
+                ctx[words[0]] = int(words[2], 16)
+            elif words[1] == 'U':
+                addr = int(words[2], 16)
+                if lo <= addr < hi:
+                    out[ctx.get(words[0], 0)][addr] += 1
+    if p.returncode != 0:
+        sys.exit(f'decoding failed (exit {p.returncode}): {" ".join(cmd)}')
+    return dict(out)
 
 
 def main():
@@ -94,7 +130,7 @@ def main():
         run([args.linux, '--qemu', args.qemu, '--smp', '2',
              '--kallsyms', syms], 'the boot for /proc/kallsyms')
         out = run([args.linux, '--qemu', args.qemu, '--smp', '2', '--trace',
-                   trace, '--trace-code', code, '--',
+                   trace, '--trace-code', code, '--trace-context', '--',
                    'perf stat -x, -e instructions:u cfo-loop 2>&1;',
                    'perf stat -x, -e instructions:u cfo-sys 2>&1'],
                   'the traced boot')
@@ -104,7 +140,8 @@ def main():
                    f[0].isdigit()]
         if len(counted) != 2:
             sys.exit(f'perf stat did not count both programs:\n{out}')
-        dec = [args.decoder, '--param', 'srcid_bits=8', '--code', code]
+        dec = [args.decoder, '--param', 'srcid_bits=8', '--param',
+               'context_width_p=30', '--code', code]
 
         stats = dict(line.split(': ', 1) for line in run(
             dec + ['--output=stats', trace], 'decoding').splitlines()
@@ -166,6 +203,15 @@ def main():
                 f'the counters counted {counted[0]} (cfo-loop) and '
                 f'{counted[1]} (cfo-sys) user instructions; decoded '
                 f'{sum(got.values())} = those + 1 + {SYSCALLS + 1} ecalls')
+
+        by_ctx = per_context(dec + ['--quiet', '--output=flow', '--priv=U',
+                                    trace], start, hi)
+        progs = sorted(by_ctx.values(), key=lambda c: c[start + 8])
+        t.check(len(by_ctx) == 2 and
+                progs == [sys_counts(start), loop_counts(start)],
+                f'the programs ran in two contexts, each exactly its own '
+                f'code: contexts {sorted(hex(c) for c in by_ctx)}, '
+                f'{[sum(c.values()) for c in progs]} instructions')
     t.done()
 
 

@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """scripts/linux's trace options: --trace FILE, --trace unix:PATH,
---trace-sink pib|ram|funnel-ram and --trace-code FILE.
+--trace-sink pib|ram|funnel-ram, --trace-code FILE and --trace-context.
 
 Usage: test-linux-trace-sinks.py --linux LINUX --qemu QEMU --decoder DECODER
 
 - --dry-run: each option makes the machine options and chardev that
   docs/system/riscv/trace.rst describes; bad combinations are refused
-  with a message (exit 1);
+  with a message (exit 1); --trace-context sets every encoder's context
+  property;
 - --trace-sink ram and funnel-ram boot Linux on two harts, and the guest's
   device tree has the components of virt's memory map
   (docs/specs/riscv-trace.rst): the encoders at 0x3020000 + 0x1000 * hart,
@@ -84,11 +85,22 @@ def check_dry_run(args):
             (['--trace-sink', 'ram', '--trace', '/tmp/x'],
              'the guest reads the trace'),
             (['--trace-sink', 'bogus'], "'bogus' is not pib, ram or"),
-            (['--trace-code', '/tmp/x.code'], '--trace-code: no trace')]:
+            (['--trace-code', '/tmp/x.code'], '--trace-code: no trace'),
+            (['--trace-context'], '--trace-context: no trace')]:
         res, _ = dry(args, *opts)
         check(res.returncode == 1 and message in res.stderr,
               f'refused: {" ".join(opts)}',
               f'exit {res.returncode}: {res.stderr}')
+
+
+def check_context(args):
+    for opts in (['--trace', '/tmp/x.etrace'], ['--trace-sink', 'ram']):
+        res, words = dry(args, *opts, '--trace-context')
+        globs = option_after(words, '-global')
+        check(res.returncode == 0 and
+              globs == ['riscv-trace-encoder.context=on'],
+              f'dry run {" ".join(opts)} --trace-context: the encoders\' '
+              f'context field', f'exit {res.returncode}: -global {globs}')
 
 
 def check_ram_sinks(args):
@@ -151,6 +163,7 @@ def main():
         sys.exit(f'{args.linux} --paths failed: {res.stderr}')
     paths = dict(line.split(' ', 1) for line in res.stdout.splitlines())
     check_dry_run(args)
+    check_context(args)
     check_ram_sinks(args)
     with tempfile.TemporaryDirectory(prefix='linux-trace-sinks-') as tmp:
         check_socket(args, tmp, paths)
