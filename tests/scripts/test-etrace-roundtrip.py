@@ -9,6 +9,7 @@ Usage: test-etrace-roundtrip.py --qemu QEMU --decoder DECODER --elf ELF
                                 [--expect-format0]
                                 [--firmware FW --firmware-elf FW.elf[@OFF]]
                                 [--stats] [--code]
+                                [--context] [--expect-contexts LIST]
                                 [--context-image CTX=START,END@VA]...
                                 [-- QEMU ARGUMENTS...]
 
@@ -43,8 +44,13 @@ the reset vector's code (--code): the code QEMU translated must be all
 the decoder needs, code the guest writes into RAM and changes as it runs
 included, and the decoded flow must be the record's without a gap.
 
-With --context-image the encoder reports the hart's context (its
-property context=on: the ASID of satp) and the decoder reads the bytes
+With --context the encoder reports the hart's context (its property
+context=on: the ASID of satp, and with V = 1 the VMID of hgatp above
+it) and the decoder reads the field (context_width_p=30); with
+--expect-contexts, the packets that carry a context must be exactly
+LIST: "SUBFORMAT:PRIVILEGE:CONTEXT,..." (hex), worked out from the
+guest's design.  With --context-image (which implies --context) the
+decoder reads the bytes
 of the ELF file between symbols START and END as the code at VA of
 context CTX only (--context-bin, with context_width_p=30; with --code,
 after the code side stream): programs the
@@ -132,6 +138,12 @@ def main():
                     help='with --timestamps: the guest sets trTsPrescale to '
                     'P at the ELF symbol etrace_ts_store; every timestamp '
                     'is checked for its value')
+    ap.add_argument('--context', action='store_true',
+                    help='the encoder\'s context field (context=on)')
+    ap.add_argument('--expect-contexts', metavar='LIST',
+                    help='the (subformat, privilege, context) of every '
+                    'format 3.0, 3.1 and 3.2 packet, in order: '
+                    '"S:P:CTX,..." in hex')
     ap.add_argument('--context-image', action='append', default=[],
                     metavar='CTX=START,END@VA',
                     help='with the encoder\'s context field: the code of '
@@ -175,7 +187,8 @@ def main():
     protocol = protocol_of(extra)
     with tempfile.TemporaryDirectory() as tmp:
         code_stream = None
-        if args.context_image:
+        with_context = args.context or bool(args.context_image)
+        if with_context:
             extra += ['-global', 'riscv-trace-encoder.context=on']
         if args.code:
             code_stream = f'{tmp}/code.bin'
@@ -190,7 +203,7 @@ def main():
         code = ElfCode(code, elf)
         ctx_order = []
         ctx_args = []
-        if args.context_image:
+        if with_context:
             ctx_args += ['--param', f'context_width_p={CONTEXT_WIDTH}']
         for k, spec in enumerate(args.context_image):
             ctx, _, rest = spec.partition('=')
@@ -224,7 +237,7 @@ def main():
             stats = res.stdout.splitlines()
         packets = streamcheck.by_source(trace, srcid_bits, TIMESTAMP_BYTES,
                                         protocol, 1 if data else 0,
-                                        CONTEXT_WIDTH if ctx_order else 0)
+                                        CONTEXT_WIDTH if with_context else 0)
         if timed or args.chained:
             # deterministic: the same flow (and times) in another run
             # with translation blocks chained as usual; the same packets
@@ -236,6 +249,15 @@ def main():
                                                   TIMESTAMP_BYTES, protocol,
                                                   1 if data else 0)
     problems = []
+    if args.expect_contexts:
+        listed = [tuple(int(v, 16) for v in item.split(':'))
+                  for item in args.expect_contexts.split(',')]
+        got_ctx = [(p['subformat'], p['privilege'], p['context'])
+                   for p in packets.get(0, [])
+                   if p['format'] == 3 and p['subformat'] in (0, 1, 2)]
+        if got_ctx != listed:
+            problems.append(f'packets with a context (subformat, '
+                            f'privilege, context): {got_ctx}, not {listed}')
     for hart in sorted(want) if ctx_order else []:
         # the guest goes through the contexts in the images' order
         seq = contexts.get(hart, [])
