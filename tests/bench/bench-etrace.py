@@ -24,6 +24,11 @@ Configurations of each:
   ir, ir-v21   implicit return, protocols 2.0 and 2.1
   jtc, bpred, sijump, full-addr, ts
                the other encoder options, each on its own
+  context      the context field (context=on; the workloads run in M
+               mode and never write satp: the cost of carrying it)
+  code         the default trace and the code side stream (virt's
+               trace-code) into a second file; its bytes count in the
+               bytes written
   exec-log     (calls only) -M virt -d exec,nochain -D FILE, QEMU's own
                log of every block executed
 Each comparison with no-trace is measured in pairs (no-trace, then the
@@ -82,21 +87,25 @@ CONFIGS = {
     'sijump': qemu.encoder('sequential-jumps'),
     'full-addr': qemu.encoder('no-addr-diff'),
     'ts': qemu.encoder('timestamps'),
+    'context': qemu.encoder('context'),
+    'code': [],
     'exec-log': None,
 }
 WORKLOADS = ('calls', 'loops', 'loops-2harts')
 # the two-hart workload: the configurations that matter there
-TWO_HART_CONFIGS = ('trace', 'per-block', 'ir', 'floor')
+TWO_HART_CONFIGS = ('trace', 'per-block', 'ir', 'floor', 'code')
 
 
-def pairs(workload):
-    """(label, configuration, baseline) of the comparisons of @workload."""
+def pairs(workload, only=None):
+    """(label, configuration, baseline) of the comparisons of @workload
+    (with @only, of those configurations only)."""
     if workload == 'loops-2harts':
         return [(f'{workload}: {c} / no trace', c, 'no-trace')
-                for c in TWO_HART_CONFIGS]
+                for c in TWO_HART_CONFIGS if not only or c in only]
     return [(f'{workload}: {c} / no trace', c, 'no-trace')
             for c in CONFIGS
-            if c != 'no-trace' and (c != 'exec-log' or workload == 'calls')]
+            if c != 'no-trace' and (c != 'exec-log' or workload == 'calls')
+            and (not only or c in only)]
 
 
 OPTION_SETS = [
@@ -149,10 +158,14 @@ def command(qemu_bin, elf, config, out, workload='calls'):
                         ROUNDS if workload == 'calls' else LOOP_ROUNDS, 4)
     if workload == 'loops-2harts':
         extra += qemu.loader(0x80f00008, 2, 4) + ['-smp', '2']
+    machine = qemu.TRACED if traced else 'virt'
+    chardev = list(qemu.trace_file(out)) if traced else []
     if traced:
         extra += CONFIGS[config]
-    return qemu.command(qemu_bin, machine=qemu.TRACED if traced else 'virt',
-                        chardev=qemu.trace_file(out) if traced else (),
+    if config == 'code':
+        machine += ',trace-code=tc'
+        chardev += ['-chardev', f'file,id=tc,path={out}.code']
+    return qemu.command(qemu_bin, machine=machine, chardev=chardev,
                         serial='stdio', cpu=CPU, kernel=elf, extra=extra,
                         log_items='exec,nochain' if config == 'exec-log'
                         else None, log_file=out)
@@ -167,9 +180,11 @@ def run_once(qemu_bin, elf, config, tmp, workload='calls', wall=None):
     m = re.search(r'INSTRET (\d+)', text)
     if status != 0 or 'PASS' not in text or not m:
         sys.exit(f'bench-etrace: run failed ({" ".join(cmd)}):\n{text}')
-    size = os.path.getsize(out) if os.path.exists(out) else 0
-    if os.path.exists(out):
-        os.unlink(out)
+    size = 0
+    for path in (out, out + '.code'):
+        if os.path.exists(path):
+            size += os.path.getsize(path)
+            os.unlink(path)
     return seconds, size, int(m.group(1))
 
 
@@ -194,6 +209,9 @@ def main():
     ap.add_argument('--decoder', help='etrace-decode, for its figures')
     ap.add_argument('--sizes', action='store_true',
                     help='only the trace size of each option set')
+    ap.add_argument('--only', metavar='CONFIG,...',
+                    help='only these configurations (against no-trace), '
+                    'without the decoder\'s figures')
     args = ap.parse_args()
     if args.runs < 5:
         ap.error('--runs must be at least 5')
@@ -205,7 +223,11 @@ def main():
         decoder_figures(args, n)
         return
 
-    all_pairs = [(w, p) for w in WORKLOADS for p in pairs(w)]
+    only = args.only.split(',') if args.only else None
+    for c in only or []:
+        if c not in CONFIGS or c == 'no-trace':
+            ap.error(f'--only: no configuration {c!r}')
+    all_pairs = [(w, p) for w in WORKLOADS for p in pairs(w, only)]
     ratios = {p[0]: [] for _, p in all_pairs}
     wall_ratios = {p[0]: [] for w, p in all_pairs if w == 'loops-2harts'}
     times = {(w, c): [] for w in WORKLOADS for c in CONFIGS}
@@ -232,7 +254,8 @@ def main():
     # x-discard drops the run: a floor whose trace is not tiny is no floor
     for w in WORKLOADS:
         for c in ('floor', 'per-block-floor'):
-            if sizes[w, c] and max(sizes[w, c]) * 100 > min(sizes[w, 'trace']):
+            if sizes[w, c] and sizes[w, 'trace'] and \
+                    max(sizes[w, c]) * 100 > min(sizes[w, 'trace']):
                 sys.exit(f'bench-etrace: {w}: {c} wrote '
                          f'{max(sizes[w, c])} bytes: x-discard does not '
                          'discard')
@@ -259,7 +282,7 @@ def main():
             print(f'| {w} | {c} | {statistics.median(times[w, c]):.3f} | '
                   f'{size} | {bits} |')
 
-    if args.decoder:
+    if args.decoder and not only:
         decoder_figures(args, counts['calls'])
 
 
