@@ -102,6 +102,9 @@ typedef struct EtdMain {
     /* --priv: the privileges kept (bit per E-Trace code), 0: all */
     unsigned priv_mask;
     EtdPrivState *priv_state[ETD_MAX_SOURCES];
+    /* --range: the [lo, hi) address ranges addrs and flow keep, pairs */
+    uint64_t *ranges;
+    unsigned nranges;
     FILE *out;
     bool live;                  /* the stream is not a regular file */
     char obuf[1 << 16];
@@ -289,6 +292,19 @@ static const EtdBlock *insn_block(EtdMain *m, unsigned src, uint64_t pc,
     return b;
 }
 
+/* --range: whether @lo..@hi (inclusive) meets a range kept. */
+static bool in_ranges(const EtdMain *m, uint64_t lo, uint64_t hi)
+{
+    unsigned k;
+
+    for (k = 0; k < m->nranges; k++) {
+        if (lo < m->ranges[2 * k + 1] && hi >= m->ranges[2 * k]) {
+            return true;
+        }
+    }
+    return false;
+}
+
 static void emit_insn(EtdMain *m, unsigned src, uint64_t pc, uint8_t priv)
 {
     if (calls_output(m->output) || cover_output(m->output)) {
@@ -303,7 +319,9 @@ static void emit_insn(EtdMain *m, unsigned src, uint64_t pc, uint8_t priv)
         return;
     }
 
-    if (m->output == ETD_OUT_ADDRS) {
+    if (unlikely(m->nranges) && !in_ranges(m, pc, pc)) {
+        /* not printed */
+    } else if (m->output == ETD_OUT_ADDRS) {
         out_addr(m, src, pc);
     } else if (m->output == ETD_OUT_FLOW) {
         out_flow(m, src, pc, priv);
@@ -353,6 +371,11 @@ static void sink_run(void *opaque, unsigned src, const EtdBlock *b,
         return;
     }
     pc = etd_block_insn_addr(b, from);
+    if (unlikely(m->nranges) && !m->stream.type_bits &&
+        !in_ranges(m, pc, etd_block_insn_addr(b, from + n - 1))) {
+        /* --range: nothing of the run is printed */
+        return;
+    }
 
     for (i = from; i < from + n; i++) {
         emit_insn(m, src, pc, priv);
@@ -811,7 +834,10 @@ typedef struct EtdOptions {
     char *clock;
     char *priv;
     char *dir;
-    /* from --output, --clock, --priv and --param */
+    char **range;
+    /* from --output, --clock, --priv, --range and --param */
+    uint64_t *ranges;
+    unsigned nranges;
     bool clock_timestamps;
     unsigned priv_mask;
     EtdOutput kind;
@@ -836,6 +862,8 @@ static void free_options(EtdOptions *o)
     g_free(o->clock);
     g_free(o->priv);
     g_free(o->dir);
+    g_strfreev(o->range);
+    g_free(o->ranges);
 }
 
 /* --priv's list into a mask of E-Trace privilege codes. */
@@ -915,6 +943,10 @@ static bool parse_options(int *argc, char ***argv, EtdOptions *o)
           "keep only the instructions of these privileges (U, S or HS, "
           "M, D, VU, VS): the others are left out of the addresses, the "
           "flow, the calls and the coverage", "PRIV,..." },
+        { "range", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->range,
+          "with --output=addrs or flow: print only the instructions at "
+          "addresses LO to HI - 1 (hex or decimal); may be repeated",
+          "LO-HI" },
         { "src", 's', 0, G_OPTION_ARG_INT64, &o->src,
           "decode only the packets of this srcID (hart)", "ID" },
         { "param", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &o->param,
@@ -1024,6 +1056,25 @@ static bool parse_options(int *argc, char ***argv, EtdOptions *o)
     } else {
         print_error(ETD_ERR_BAD_VALUE, "--clock: unknown clock '%s' "
                     "(instructions or timestamps)", o->clock);
+        return false;
+    }
+    for (i = 0; o->range && o->range[i]; i++) {
+        g_auto(GStrv) lohi = g_strsplit(o->range[i], "-", 2);
+        uint64_t lo, hi;
+
+        if (!lohi[0] || !lohi[1] || !parse_u64(lohi[0], &lo) ||
+            !parse_u64(lohi[1], &hi) || lo >= hi) {
+            print_error(ETD_ERR_BAD_VALUE, "--range %s: LO-HI expected, "
+                        "LO below HI", o->range[i]);
+            return false;
+        }
+        o->ranges = g_renew(uint64_t, o->ranges, 2 * (o->nranges + 1));
+        o->ranges[2 * o->nranges] = lo;
+        o->ranges[2 * o->nranges + 1] = hi;
+        o->nranges++;
+    }
+    if (o->range && o->kind != ETD_OUT_ADDRS && o->kind != ETD_OUT_FLOW) {
+        print_error(ETD_ERR_USAGE, "--range: with --output=addrs or flow");
         return false;
     }
     if (o->priv && !parse_priv(o->priv, &o->priv_mask)) {
@@ -1362,6 +1413,8 @@ int main(int argc, char **argv)
     }
     m.timed = o.clock_timestamps;
     m.priv_mask = o.priv_mask;
+    m.ranges = o.ranges;
+    m.nranges = o.nranges;
     if (m.output == ETD_OUT_CHROME) {
         etd_chrome_begin(&m.chrome, m.out, m.timed);
         m.chrome.calls = m.calls;

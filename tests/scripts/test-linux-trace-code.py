@@ -34,7 +34,15 @@ over the program's life).  TAP checks:
 - the context the packets give tells the two processes apart: the user
   instructions at the programs' addresses fall in two contexts, one
   with exactly cfo-loop's counts per address and the other with exactly
-  cfo-sys's (a decoder reading the code per context gets each right).
+  cfo-sys's (a decoder reading the code per context gets each right);
+- sampled windows equal QEMU's own record of execution: the same boot
+  logs "-d in_asm,exec,nochain,int" restricted (-dfilter) to the two
+  programs' addresses and to kernel functions named in kallsyms (the
+  getppid system call, its dispatch, the scheduler; the harts take
+  turns on one host thread, so that the log says which hart each
+  listing is of); per hart, the instructions decoded at those addresses
+  (--range) are the record's, in the same order, each in the same
+  privilege.
 """
 
 import collections
@@ -43,10 +51,15 @@ import subprocess
 import sys
 import tempfile
 
-from rvcfo import cli, tap
+from rvcfo import cli, roundtrip, tap
 
 LOOPS = 1000000
 SYSCALLS = 100000
+# Kernel functions whose instructions are compared with QEMU's record:
+# C functions, entered only at their start or on returns into them (a
+# translation block never runs into them from before them, which
+# -dfilter would not log).
+SAMPLED = ('__riscv_sys_getppid', 'do_trap_ecall_u', '__schedule')
 
 
 def run(cmd, what):
@@ -93,6 +106,58 @@ def expected_counts(s):
     return loop_counts(s) + sys_counts(s)
 
 
+def kernel_ranges(kallsyms, names):
+    """[(lo, hi)] of the functions @names: from each one's address to
+    the next symbol's."""
+    syms = []
+    with open(kallsyms, encoding='utf-8') as f:
+        for line in f:
+            words = line.split()
+            if len(words) >= 3 and words[1] in 'tTwW':
+                syms.append((int(words[0], 16), words[2]))
+    syms.sort()
+    out = []
+    for name in names:
+        k = [i for i, (_, n) in enumerate(syms) if n == name]
+        if len(k) != 1:
+            sys.exit(f'kallsyms: {len(k)} functions named {name}')
+        lo = syms[k[0]][0]
+        hi = min(a for a, _ in syms[k[0]:] if a > lo)
+        out.append((lo, hi))
+    return out
+
+
+def record_items(log, ranges):
+    """Per hart: 'PRIV ADDR' of each instruction QEMU's log says retired
+    in @ranges."""
+    flows, _ = roundtrip.expected(log, False, 2)
+    out = {}
+    for hart, items in flows.items():
+        keep = []
+        for item in items:
+            priv, _, addr = item.partition(' ')
+            if priv == 'trap':
+                continue
+            a = int(addr, 16)
+            if any(lo <= a < hi for lo, hi in ranges):
+                keep.append(item)
+        out[hart] = keep
+    return out
+
+
+def decoded_items(cmd):
+    """Per source: 'PRIV ADDR' of each instruction of a --range flow."""
+    out = collections.defaultdict(list)
+    with subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True) as p:
+        for line in p.stdout:
+            words = line.split()
+            if words[1] in ('U', 'S', 'M', 'VU', 'VS'):
+                out[int(words[0])].append(f'{words[1]} {words[2]}')
+    if p.returncode != 0:
+        sys.exit(f'decoding failed (exit {p.returncode}): {" ".join(cmd)}')
+    return dict(out)
+
+
 def per_context(cmd, lo, hi):
     """{context: Counter of the addresses in [@lo, @hi)} of the U-mode
     flow of @cmd (etrace-decode --output=flow --priv=U), read as it
@@ -129,10 +194,15 @@ def main():
         code = os.path.join(tmp, 'code.bin')
         run([args.linux, '--qemu', args.qemu, '--smp', '2',
              '--kallsyms', syms], 'the boot for /proc/kallsyms')
+        log = os.path.join(tmp, 'record.log')
+        ranges = [(start, start + 36)] + kernel_ranges(syms, SAMPLED)
+        dfilter = ','.join(f'{lo:#x}+{hi - lo:#x}' for lo, hi in ranges)
         out = run([args.linux, '--qemu', args.qemu, '--smp', '2', '--trace',
                    trace, '--trace-code', code, '--trace-context', '--',
                    'perf stat -x, -e instructions:u cfo-loop 2>&1;',
-                   'perf stat -x, -e instructions:u cfo-sys 2>&1'],
+                   'perf stat -x, -e instructions:u cfo-sys 2>&1', '--',
+                   '-d', 'in_asm,exec,nochain,int', '-dfilter', dfilter,
+                   '-D', log, '-accel', 'tcg,thread=single'],
                   'the traced boot')
         counted = [int(f[0]) for f in (line.split(',')
                                        for line in out.splitlines())
@@ -212,6 +282,27 @@ def main():
                 f'the programs ran in two contexts, each exactly its own '
                 f'code: contexts {sorted(hex(c) for c in by_ctx)}, '
                 f'{[sum(c.values()) for c in progs]} instructions')
+
+        want = record_items(log, ranges)
+        got = decoded_items(dec + ['--quiet', '--output=flow'] +
+                            [f'--range={lo:#x}-{hi:#x}' for lo, hi in ranges]
+                            + [trace])
+        sizes = {h: len(v) for h, v in sorted(want.items())}
+        same = set(got) <= set(want) and \
+            all(got.get(h, []) == want[h] for h in want)
+        first = ''
+        for h in sorted(want):
+            g = got.get(h, [])
+            k = next((i for i, (a, b) in enumerate(zip(g, want[h]))
+                      if a != b), min(len(g), len(want[h])))
+            if g != want[h]:
+                first = (f'; hart {h} differs at {k}: decoded '
+                         f'{g[k:k + 3]}, recorded {want[h][k:k + 3]}')
+                break
+        t.check(same and sum(sizes.values()) > SYSCALLS,
+                f'sampled windows ({", ".join(SAMPLED)}, the programs) '
+                f'equal QEMU\'s record, per hart: {sizes} instructions'
+                + first)
     t.done()
 
 
