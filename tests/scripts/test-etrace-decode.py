@@ -246,6 +246,16 @@ def main():
                   f'error {want_err!r}')
 
         case('good', b''.join(frames), 0, good)
+        # --range: only the instructions from 0x04 to 0x0c (the loop),
+        # then also 0x18 (the ret), of the same flow
+        case('range', b''.join(frames), 0,
+             [a for a in good if c.BASE + 4 <= a < c.BASE + 0xc],
+             args=['--range', f'{c.BASE + 4:#x}-{c.BASE + 0xc:#x}'])
+        case('ranges', b''.join(frames), 0,
+             [a for a in good if c.BASE + 4 <= a < c.BASE + 0xc or
+              a == c.BASE + 0x18],
+             args=['--range', f'{c.BASE + 4:#x}-{c.BASE + 0xc:#x}',
+                   '--range', f'{c.BASE + 0x18:#x}-{c.BASE + 0x1a:#x}'])
         s12 = c.stream(c.GOOD, srcid=0xabc, srcid_bits=12)
         case('srcid-12-bits', s12, 0, good,
              args=['--param', 'srcid_bits=12', '--src', '2748'])
