@@ -105,6 +105,15 @@ typedef struct EtdMain {
     /* --range: the [lo, hi) address ranges addrs and flow keep, pairs */
     uint64_t *ranges;
     unsigned nranges;
+    /*
+     * --start, --stop: addrs and flow print a source's instructions from
+     * the first at @win_start on (any, without --start), up to the next
+     * at @win_stop; per source, ETD_WIN_*
+     */
+    bool win;
+    uint64_t win_start, win_stop;
+    bool win_has_start, win_has_stop;
+    uint8_t win_state[ETD_MAX_SOURCES];
     FILE *out;
     bool live;                  /* the stream is not a regular file */
     char obuf[1 << 16];
@@ -155,6 +164,30 @@ static inline void out_addr(EtdMain *m, unsigned src, uint64_t pc)
     m->olen = p - m->obuf;
 }
 
+/* --start, --stop: before the window, in it, after it. */
+#define ETD_WIN_BEFORE  0
+#define ETD_WIN_IN      1
+#define ETD_WIN_AFTER   2
+
+/* --start, --stop: the window of @src moves at the instruction at @pc. */
+static inline void win_step(EtdMain *m, unsigned src, uint64_t pc)
+{
+    uint8_t *st = &m->win_state[src];
+
+    if (*st == ETD_WIN_BEFORE && (!m->win_has_start || pc == m->win_start)) {
+        *st = ETD_WIN_IN;
+    }
+    if (*st == ETD_WIN_IN && m->win_has_stop && pc == m->win_stop) {
+        *st = ETD_WIN_AFTER;
+    }
+}
+
+/* Whether the flow's other lines of @src are printed (--start, --stop). */
+static inline bool win_open(const EtdMain *m, unsigned src)
+{
+    return !m->win || m->win_state[src] == ETD_WIN_IN;
+}
+
 static const char *priv_name(uint8_t priv)
 {
     static const char *const names[8] = {
@@ -184,7 +217,7 @@ static void sink_context(void *opaque, unsigned src, uint32_t ctx)
 {
     EtdMain *m = opaque;
 
-    if (m->output != ETD_OUT_FLOW) {
+    if (m->output != ETD_OUT_FLOW || !win_open(m, src)) {
         return;
     }
     if (m->olen + 64 > sizeof(m->obuf)) {
@@ -319,7 +352,11 @@ static void emit_insn(EtdMain *m, unsigned src, uint64_t pc, uint8_t priv)
         return;
     }
 
-    if (unlikely(m->nranges) && !in_ranges(m, pc, pc)) {
+    if (unlikely(m->win)) {
+        win_step(m, src, pc);
+    }
+    if ((unlikely(m->nranges) && !in_ranges(m, pc, pc)) ||
+        !win_open(m, src)) {
         /* not printed */
     } else if (m->output == ETD_OUT_ADDRS) {
         out_addr(m, src, pc);
@@ -371,9 +408,14 @@ static void sink_run(void *opaque, unsigned src, const EtdBlock *b,
         return;
     }
     pc = etd_block_insn_addr(b, from);
-    if (unlikely(m->nranges) && !m->stream.type_bits &&
+    if (unlikely(m->nranges) && !m->stream.type_bits && !m->win &&
         !in_ranges(m, pc, etd_block_insn_addr(b, from + n - 1))) {
         /* --range: nothing of the run is printed */
+        return;
+    }
+    if (unlikely(m->win) && !m->stream.type_bits &&
+        m->win_state[src] == ETD_WIN_AFTER) {
+        /* --stop: the window was passed */
         return;
     }
 
@@ -394,7 +436,7 @@ static void emit_trap(EtdMain *m, unsigned src, bool interrupt,
         etd_cover_trap(m->cover, src, epc);
         return;
     }
-    if (m->output != ETD_OUT_FLOW) {
+    if (m->output != ETD_OUT_FLOW || !win_open(m, src)) {
         return;
     }
     if (m->olen + 128 > sizeof(m->obuf)) {
@@ -441,7 +483,7 @@ static void emit_gap(EtdMain *m, unsigned src, const char *why)
         etd_cover_gap(m->cover, src);
         return;
     }
-    if (m->output != ETD_OUT_FLOW) {
+    if (m->output != ETD_OUT_FLOW || !win_open(m, src)) {
         return;
     }
     if (m->olen + 128 > sizeof(m->obuf)) {
@@ -573,7 +615,7 @@ static void sink_time(void *opaque, unsigned src, uint64_t time)
         etd_calls_time(calls_of(m, src), time);
         return;
     }
-    if (m->output != ETD_OUT_FLOW) {
+    if (m->output != ETD_OUT_FLOW || !win_open(m, src)) {
         return;
     }
     if (m->olen + 64 > sizeof(m->obuf)) {
@@ -835,9 +877,12 @@ typedef struct EtdOptions {
     char *priv;
     char *dir;
     char **range;
-    /* from --output, --clock, --priv, --range and --param */
+    char *start;
+    char *stop;
+    /* from --output, --clock, --priv, --range, --start, --stop, --param */
     uint64_t *ranges;
     unsigned nranges;
+    uint64_t win_start, win_stop;
     bool clock_timestamps;
     unsigned priv_mask;
     EtdOutput kind;
@@ -864,6 +909,8 @@ static void free_options(EtdOptions *o)
     g_free(o->dir);
     g_strfreev(o->range);
     g_free(o->ranges);
+    g_free(o->start);
+    g_free(o->stop);
 }
 
 /* --priv's list into a mask of E-Trace privilege codes. */
@@ -947,6 +994,12 @@ static bool parse_options(int *argc, char ***argv, EtdOptions *o)
           "with --output=addrs or flow: print only the instructions at "
           "addresses LO to HI - 1 (hex or decimal); may be repeated",
           "LO-HI" },
+        { "start", 0, 0, G_OPTION_ARG_STRING, &o->start,
+          "with --output=addrs or flow: print each source's flow from the "
+          "first instruction at ADDR on", "ADDR" },
+        { "stop", 0, 0, G_OPTION_ARG_STRING, &o->stop,
+          "with --output=addrs or flow: print each source's flow up to "
+          "the next instruction at ADDR (not included)", "ADDR" },
         { "src", 's', 0, G_OPTION_ARG_INT64, &o->src,
           "decode only the packets of this srcID (hart)", "ID" },
         { "param", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &o->param,
@@ -1075,6 +1128,18 @@ static bool parse_options(int *argc, char ***argv, EtdOptions *o)
     }
     if (o->range && o->kind != ETD_OUT_ADDRS && o->kind != ETD_OUT_FLOW) {
         print_error(ETD_ERR_USAGE, "--range: with --output=addrs or flow");
+        return false;
+    }
+    if ((o->start && !parse_u64(o->start, &o->win_start)) ||
+        (o->stop && !parse_u64(o->stop, &o->win_stop))) {
+        print_error(ETD_ERR_BAD_VALUE, "--start, --stop: an address "
+                    "expected");
+        return false;
+    }
+    if ((o->start || o->stop) && o->kind != ETD_OUT_ADDRS &&
+        o->kind != ETD_OUT_FLOW) {
+        print_error(ETD_ERR_USAGE, "--start, --stop: with --output=addrs "
+                    "or flow");
         return false;
     }
     if (o->priv && !parse_priv(o->priv, &o->priv_mask)) {
@@ -1415,6 +1480,11 @@ int main(int argc, char **argv)
     m.priv_mask = o.priv_mask;
     m.ranges = o.ranges;
     m.nranges = o.nranges;
+    m.win = o.start || o.stop;
+    m.win_has_start = o.start;
+    m.win_has_stop = o.stop;
+    m.win_start = o.win_start;
+    m.win_stop = o.win_stop;
     if (m.output == ETD_OUT_CHROME) {
         etd_chrome_begin(&m.chrome, m.out, m.timed);
         m.chrome.calls = m.calls;

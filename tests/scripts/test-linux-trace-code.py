@@ -4,11 +4,16 @@
 
 Usage: test-linux-trace-code.py --linux LINUX --qemu QEMU
            --decoder DECODER --loop CFO_LOOP --sys CFO_SYS
+           --window CFO_WINDOW
 
 LINUX (scripts/linux) boots Debian's OpenSBI and kernel on two harts,
 once to save the guest's /proc/kallsyms (--kallsyms), once traced from
 reset with the code side stream and the encoders' context field (--trace,
---trace-code, --trace-context: each process's ASID) running the two
+--trace-code, --trace-context: each process's ASID), under -icount
+shift=0, running cfo-window (tests/linux/cfo-window.S: instret read by
+the process before and after 1000 getppid calls, with
+kernel.perf_user_access = 2 and a system-wide "perf stat -a" keeping
+the counter running; then back to 1), then the two
 user programs cfo-loop and cfo-sys, static executables at the same
 address (tests/linux/cfo-work.S), one after the other, each under
 "perf stat -e instructions:u" (a counter with Smcntrpmf's U-mode filter,
@@ -35,6 +40,12 @@ over the program's life).  TAP checks:
   instructions at the programs' addresses fall in two contexts, one
   with exactly cfo-loop's counts per address and the other with exactly
   cfo-sys's (a decoder reading the code per context gets each right);
+- the window cfo-window reads: on the hart that ran it, the instructions
+  decoded from its first rdinstret up to its second (--start, --stop)
+  are 4,001 in U mode (the rdinstret and 1000 times li, ecall, addi,
+  bnez: the ISA's count) and, all modes together, less the ecalls (which
+  E-Trace reports as retired and instret does not count), exactly the
+  difference of the two reads;
 - sampled windows equal QEMU's own record of execution: the same boot
   logs "-d in_asm,exec,nochain,int" restricted (-dfilter) to the two
   programs' addresses and to kernel functions named in kallsyms (the
@@ -70,13 +81,18 @@ def run(cmd, what):
     return res.stdout
 
 
-def entry(elf):
-    """The address of _start in @elf (nm)."""
+def symbol(elf, name):
+    """The address of @name in @elf (nm)."""
     for line in run(['nm', elf], 'nm').splitlines():
-        addr, _, name = line.split()
-        if name == '_start':
+        addr, _, sym = line.split()
+        if sym == name:
             return int(addr, 16)
-    sys.exit(f'{elf}: no _start')
+    sys.exit(f'{elf}: no {name}')
+
+
+def entry(elf):
+    """The address of _start in @elf."""
+    return symbol(elf, '_start')
 
 
 def loop_counts(s):
@@ -104,6 +120,30 @@ def sys_counts(s):
 def expected_counts(s):
     """Retired instructions per address of the two programs."""
     return loop_counts(s) + sys_counts(s)
+
+
+# cfo-window's user instructions in its window (see cfo-window.S)
+WINDOW_U = 1 + 4 * 1000
+
+
+def window_counts(cmd):
+    """Per source: the instructions of a --start/--stop flow per
+    privilege, and 'ecalls': its ecall and ebreak traps."""
+    out = {}
+    with subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True) as p:
+        for line in p.stdout:
+            words = line.split()
+            c = out.setdefault(int(words[0]), collections.Counter(
+                {'U': 0, 'S': 0, 'M': 0, 'ecalls': 0}))
+            if words[1] in ('U', 'S', 'M', 'VU', 'VS'):
+                c[words[1]] += 1
+            elif words[1] == 'trap' and words[2] == 'exception' and \
+                    words[3] in ('cause=3', 'cause=8', 'cause=9',
+                                 'cause=10', 'cause=11'):
+                c['ecalls'] += 1
+    if p.returncode != 0:
+        sys.exit(f'decoding failed (exit {p.returncode}): {" ".join(cmd)}')
+    return {src: dict(c) for src, c in out.items()}
 
 
 def kernel_ranges(kallsyms, names):
@@ -183,6 +223,7 @@ def main():
     ap.add_argument('--linux', required=True, help='scripts/linux')
     ap.add_argument('--loop', required=True, help='cfo-loop')
     ap.add_argument('--sys', required=True, help='cfo-sys')
+    ap.add_argument('--window', required=True, help='cfo-window')
     args = cli.parse(ap)
     t = tap.Tap()
     start = entry(args.loop)
@@ -199,11 +240,16 @@ def main():
         dfilter = ','.join(f'{lo:#x}+{hi - lo:#x}' for lo, hi in ranges)
         out = run([args.linux, '--qemu', args.qemu, '--smp', '2', '--trace',
                    trace, '--trace-code', code, '--trace-context', '--',
+                   'echo 2 > /proc/sys/kernel/perf_user_access;',
+                   'perf stat -a -x, -e instructions cfo-window 2>/dev/null;',
+                   'echo 1 > /proc/sys/kernel/perf_user_access;',
                    'perf stat -x, -e instructions:u cfo-loop 2>&1;',
                    'perf stat -x, -e instructions:u cfo-sys 2>&1', '--',
                    '-d', 'in_asm,exec,nochain,int', '-dfilter', dfilter,
-                   '-D', log, '-accel', 'tcg,thread=single'],
+                   '-D', log, '-accel', 'tcg,thread=single',
+                   '-icount', 'shift=0'],
                   'the traced boot')
+        boot = out
         counted = [int(f[0]) for f in (line.split(',')
                                        for line in out.splitlines())
                    if len(f) >= 3 and f[2] == 'instructions:u' and
@@ -282,6 +328,21 @@ def main():
                 f'the programs ran in two contexts, each exactly its own '
                 f'code: contexts {sorted(hex(c) for c in by_ctx)}, '
                 f'{[sum(c.values()) for c in progs]} instructions')
+
+        read = [int(line.split()[1]) for line in boot.splitlines()
+                if line.startswith('cfo-window: ')]
+        wstart, wend = (symbol(args.window, n)
+                        for n in ('cfo_window_start', 'cfo_window_end'))
+        win = window_counts(dec + ['--quiet', '--output=flow',
+                                   f'--start={wstart:#x}',
+                                   f'--stop={wend:#x}', trace])
+        t.check(len(read) == 1 and len(win) == 1 and
+                next(iter(win.values()))['U'] == WINDOW_U and
+                sum(v for k, v in next(iter(win.values())).items()
+                    if k != 'ecalls') -
+                next(iter(win.values()))['ecalls'] == read[0],
+                f'cfo-window read {read} instructions between its rdinstret '
+                f'(U + S + M less ecalls); decoded there, per hart: {win}')
 
         want = record_items(log, ranges)
         got = decoded_items(dec + ['--quiet', '--output=flow'] +
