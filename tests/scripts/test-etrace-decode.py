@@ -251,6 +251,13 @@ def main():
         case('range', b''.join(frames), 0,
              [a for a in good if c.BASE + 4 <= a < c.BASE + 0xc],
              args=['--range', f'{c.BASE + 4:#x}-{c.BASE + 0xc:#x}'])
+        # --start, --stop: from the first instruction at 0x04 up to the
+        # next at 0x10, not included
+        lo = good.index(c.BASE + 4)
+        case('start-stop', b''.join(frames), 0,
+             good[lo:good.index(c.BASE + 0x10, lo)],
+             args=['--start', f'{c.BASE + 4:#x}',
+                   '--stop', f'{c.BASE + 0x10:#x}'])
         case('ranges', b''.join(frames), 0,
              [a for a in good if c.BASE + 4 <= a < c.BASE + 0xc or
               a == c.BASE + 0x18],
