@@ -481,14 +481,10 @@ static const EtdSegment *segment_of(EtdImage *img, uint64_t pc)
 static const uint8_t *code_at(EtdImage *img, uint64_t pc, unsigned len)
 {
     const EtdSegment *s;
-    unsigned lo = 0, hi = img->segs->len;
 
     if (img->code && etd_code_read(img->code, img->priv, pc, img->scratch,
                                    len)) {
         return img->scratch;
-    }
-    if (img->under && !segment_of(img, pc)) {
-        return code_at(img->under, pc, len);
     }
     if (img->last_seg < img->segs->len) {
         s = &g_array_index(img->segs, EtdSegment, img->last_seg);
@@ -496,23 +492,16 @@ static const uint8_t *code_at(EtdImage *img, uint64_t pc, unsigned len)
             return s->data + (pc - s->base);
         }
     }
-    while (lo < hi) {
-        unsigned mid = (lo + hi) / 2;
-
-        s = &g_array_index(img->segs, EtdSegment, mid);
-        if (pc < s->base) {
-            hi = mid;
-        } else if (pc - s->base >= s->size) {
-            lo = mid + 1;
-        } else {
-            if (pc - s->base + len > s->size) {
-                return NULL;
-            }
-            img->last_seg = mid;
-            return s->data + (pc - s->base);
-        }
+    s = segment_of(img, pc);
+    if (!s) {
+        /* an overlay reads the image below it where it holds nothing */
+        return img->under ? code_at(img->under, pc, len) : NULL;
     }
-    return NULL;
+    if (pc - s->base + len > s->size) {
+        return NULL;
+    }
+    img->last_seg = s - &g_array_index(img->segs, EtdSegment, 0);
+    return s->data + (pc - s->base);
 }
 
 static inline int64_t sext(uint64_t v, unsigned bits)
