@@ -133,11 +133,12 @@ static inline EtdImage *priv_img(EtdDecoder *d, unsigned priv)
 }
 
 /*
- * A packet carried the context @ctx.  A format 3.2 reports a change
- * imprecisely (ingressPort.adoc, tab:context-type): the instructions
- * followed from here on are read in the new context's image.
+ * A packet carried the context @ctx, for instructions of privilege
+ * @priv.  A format 3.2 reports a change imprecisely (ingressPort.adoc,
+ * tab:context-type): the instructions followed from here on are read in
+ * the new context's image.
  */
-static void set_context(EtdDecoder *d, uint32_t ctx)
+static void set_context(EtdDecoder *d, uint32_t ctx, uint8_t priv)
 {
     if (ctx == d->context) {
         return;
@@ -147,7 +148,7 @@ static void set_context(EtdDecoder *d, uint32_t ctx)
         d->sink->context(d->sink->opaque, d->src, ctx);
     }
     if (d->ctx_imgs) {
-        d->img = priv_img(d, d->privilege);
+        d->img = ctx_img(d, priv, ctx);
         if (d->blk) {
             d->blk = etd_image_block(d->img, d->pc);
             d->idx = 0;
@@ -668,7 +669,7 @@ static EtdStep enter_next(EtdDecoder *d, const EtdStop *s, EtdBlock *b,
     if (t->format == ETRACE_FMT_SYNC && t->subformat <= ETRACE_SYNC_TRAP &&
         (x->uninf || x->to == d->address)) {
         /* The synchronisation's instruction: of the packet's context. */
-        set_context(d, t->context);
+        set_context(d, t->context, priv);
     }
     report(d, priv);
     return stop_here(d, s, x->uninf, x->xret, errp);
@@ -832,7 +833,7 @@ static bool sync_packet(EtdDecoder *d, const ETraceTeInst *t, GError **errp)
         drop_branches(d);
         d->ir_on = d->ioptions & ETRACE_IOPT_IMPLICIT_RETURN;
         etd_retstack_clear(&d->rs);
-        set_context(d, t->context);
+        set_context(d, t->context, t->privilege);
         set_privilege(d, t->privilege);
         d->start_of_trace = false;
         d->synced = true;
@@ -859,11 +860,11 @@ static bool sync_packet(EtdDecoder *d, const ETraceTeInst *t, GError **errp)
             d->sink->data_align(d->sink->opaque, d->src, addr,
                                 t->subformat == ETRACE_SYNC_START);
         }
-        set_context(d, t->context);
+        set_context(d, t->context, t->privilege);
         set_pc(d, addr, b);
         report(d, t->privilege);
     }
-    set_context(d, t->context);
+    set_context(d, t->context, t->privilege);
     set_privilege(d, t->privilege);
     d->start_of_trace = false;
     d->in_unknown = false;
@@ -1214,7 +1215,7 @@ static bool te_inst(EtdDecoder *d, const ETraceTeInst *t, bool timed,
 static bool context_packet(EtdDecoder *d, const ETraceTeInst *t)
 {
     d->packets[6]++;
-    set_context(d, t->context);
+    set_context(d, t->context, d->privilege);
     return true;
 }
 
