@@ -1006,7 +1006,8 @@ static bool parse_options(int *argc, char ***argv, EtdOptions *o)
           "decoder parameters (iaddress_width_p, iaddress_lsb_p, "
           "privilege_width_p, ecause_width_p, bpred_size_p, cache_size_p, "
           "return_stack_size_p, "
-          "f0s_width_p, context_width_p, nocontext_p, srcid_bits, timestamp_bytes, daddress_width_p, "
+          "f0s_width_p, context_width_p, nocontext_p, srcid_bits, "
+          "timestamp_bytes, daddress_width_p, "
           "data_width_p, lrid_width_p, data_format_bits); may be repeated",
           "NAME=VALUE,..." },
         { "data", 'd', 0, G_OPTION_ARG_NONE, &o->data,

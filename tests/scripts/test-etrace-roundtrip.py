@@ -203,9 +203,8 @@ def main():
         rom, images = rom_image(code, tmp)
         code = ElfCode(code, elf)
         ctx_order = []
-        ctx_args = []
-        if with_context:
-            ctx_args += ['--param', f'context_width_p={CONTEXT_WIDTH}']
+        ctx_args = ['--param', f'context_width_p={CONTEXT_WIDTH}'] \
+            if with_context else []
         for k, spec in enumerate(args.context_image):
             ctx, _, rest = spec.partition('=')
             syms, _, va = rest.partition('@')
@@ -254,9 +253,7 @@ def main():
     if args.expect_contexts:
         listed = [tuple(int(v, 16) for v in item.split(':'))
                   for item in args.expect_contexts.split(',')]
-        got_ctx = [(p['subformat'], p['privilege'], p['context'])
-                   for p in packets.get(0, [])
-                   if p['format'] == 3 and p['subformat'] in (0, 1, 2)]
+        got_ctx = streamcheck.context_packets(packets.get(0, []))
         if got_ctx != listed:
             problems.append(f'packets with a context (subformat, '
                             f'privilege, context): {got_ctx}, not {listed}')
@@ -274,9 +271,7 @@ def main():
         # reported imprecisely (ctype 1: a format 3.2 in M mode), its
         # first instruction after mret (format 3.0, U mode) and the
         # handler of its ecall (format 3.1, M mode), all in its context.
-        got_ctx = [(p['subformat'], p['privilege'], p['context'])
-                   for p in packets.get(hart, [])
-                   if p['format'] == 3 and p['subformat'] in (0, 1, 2)]
+        got_ctx = streamcheck.context_packets(packets.get(hart, []))
         want_ctx = [(0, 3, 0)] + [t for ctx in ctx_order * rounds
                                   for t in ((2, 3, ctx), (0, 0, ctx),
                                             (1, 3, ctx))]

@@ -62,7 +62,7 @@ import subprocess
 import sys
 import tempfile
 
-from rvcfo import cli, roundtrip, tap
+from rvcfo import cli, roundtrip, streamcheck, tap
 
 LOOPS = 1000000
 SYSCALLS = 100000
@@ -81,13 +81,26 @@ def run(cmd, what):
     return res.stdout
 
 
+# The privileges of the flow's instruction lines
+PRIVS = ('U', 'S', 'M', 'VU', 'VS')
+
+
 def symbol(elf, name):
-    """The address of @name in @elf (nm)."""
-    for line in run(['nm', elf], 'nm').splitlines():
-        addr, _, sym = line.split()
-        if sym == name:
-            return int(addr, 16)
-    sys.exit(f'{elf}: no {name}')
+    """The address of @name in @elf."""
+    addr = streamcheck.elf_symbol(elf, name)
+    if addr is None:
+        sys.exit(f'{elf}: no {name}')
+    return addr
+
+
+def flow_words(cmd):
+    """The words of each line etrace-decode @cmd prints, read as it goes
+    (a flow may be long); exits if it fails."""
+    with subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True) as p:
+        for line in p.stdout:
+            yield line.split()
+    if p.returncode != 0:
+        sys.exit(f'decoding failed (exit {p.returncode}): {" ".join(cmd)}')
 
 
 def entry(elf):
@@ -130,19 +143,15 @@ def window_counts(cmd):
     """Per source: the instructions of a --start/--stop flow per
     privilege, and 'ecalls': its ecall and ebreak traps."""
     out = {}
-    with subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True) as p:
-        for line in p.stdout:
-            words = line.split()
-            c = out.setdefault(int(words[0]), collections.Counter(
-                {'U': 0, 'S': 0, 'M': 0, 'ecalls': 0}))
-            if words[1] in ('U', 'S', 'M', 'VU', 'VS'):
-                c[words[1]] += 1
-            elif words[1] == 'trap' and words[2] == 'exception' and \
-                    words[3] in ('cause=3', 'cause=8', 'cause=9',
-                                 'cause=10', 'cause=11'):
-                c['ecalls'] += 1
-    if p.returncode != 0:
-        sys.exit(f'decoding failed (exit {p.returncode}): {" ".join(cmd)}')
+    for words in flow_words(cmd):
+        c = out.setdefault(int(words[0]), collections.Counter(
+            {'U': 0, 'S': 0, 'M': 0, 'ecalls': 0}))
+        if words[1] in PRIVS:
+            c[words[1]] += 1
+        elif words[1] == 'trap' and words[2] == 'exception' and \
+                words[3] in ('cause=3', 'cause=8', 'cause=9', 'cause=10',
+                             'cause=11'):
+            c['ecalls'] += 1
     return {src: dict(c) for src, c in out.items()}
 
 
@@ -188,13 +197,9 @@ def record_items(log, ranges):
 def decoded_items(cmd):
     """Per source: 'PRIV ADDR' of each instruction of a --range flow."""
     out = collections.defaultdict(list)
-    with subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True) as p:
-        for line in p.stdout:
-            words = line.split()
-            if words[1] in ('U', 'S', 'M', 'VU', 'VS'):
-                out[int(words[0])].append(f'{words[1]} {words[2]}')
-    if p.returncode != 0:
-        sys.exit(f'decoding failed (exit {p.returncode}): {" ".join(cmd)}')
+    for words in flow_words(cmd):
+        if words[1] in PRIVS:
+            out[int(words[0])].append(f'{words[1]} {words[2]}')
     return dict(out)
 
 
@@ -204,17 +209,13 @@ def per_context(cmd, lo, hi):
     goes."""
     ctx = {}
     out = collections.defaultdict(collections.Counter)
-    with subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True) as p:
-        for line in p.stdout:
-            words = line.split()
-            if words[1] == 'context':
-                ctx[words[0]] = int(words[2], 16)
-            elif words[1] == 'U':
-                addr = int(words[2], 16)
-                if lo <= addr < hi:
-                    out[ctx.get(words[0], 0)][addr] += 1
-    if p.returncode != 0:
-        sys.exit(f'decoding failed (exit {p.returncode}): {" ".join(cmd)}')
+    for words in flow_words(cmd):
+        if words[1] == 'context':
+            ctx[words[0]] = int(words[2], 16)
+        elif words[1] == 'U':
+            addr = int(words[2], 16)
+            if lo <= addr < hi:
+                out[ctx.get(words[0], 0)][addr] += 1
     return dict(out)
 
 

@@ -91,6 +91,14 @@ def by_source(trace, srcid_bits, timestamp_bytes, protocol='2.0',
     return out
 
 
+def context_packets(packets):
+    """(subformat, privilege, context) of each format 3.0, 3.1 and 3.2
+    of @packets (by_source() with context_bits)."""
+    return [(p['subformat'], p['privilege'], p['context'])
+            for p in packets
+            if p['format'] == 3 and p['subformat'] in (0, 1, 2)]
+
+
 def is_support(p):
     return p['format'] == 3 and p['subformat'] == 3
 
