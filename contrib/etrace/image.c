@@ -418,7 +418,8 @@ bool etd_image_add_kallsyms(EtdImage *img, const char *path,
             return false;
         }
         any_address |= s.addr != 0;
-        if (!strchr("tTwW", f[1][0]) || !s.addr) {
+        /* a module's mapping symbols ($x...) name no function */
+        if (!strchr("tTwW", f[1][0]) || !s.addr || f[2][0] == '$') {
             continue;
         }
         s.name = f[3] ? g_strdup_printf("%s %s", f[2], g_strstrip(f[3])) :

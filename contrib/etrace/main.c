@@ -108,9 +108,11 @@ typedef struct EtdMain {
     /*
      * --start, --stop: addrs and flow print a source's instructions from
      * the first at @win_start on (any, without --start), up to the next
-     * at @win_stop; per source, ETD_WIN_*
+     * at @win_stop, and with @win_every each later one too; per source,
+     * ETD_WIN_*
      */
     bool win;
+    bool win_every;
     uint64_t win_start, win_stop;
     bool win_has_start, win_has_stop;
     uint8_t win_state[ETD_MAX_SOURCES];
@@ -174,7 +176,9 @@ static inline void win_step(EtdMain *m, unsigned src, uint64_t pc)
 {
     uint8_t *st = &m->win_state[src];
 
-    if (*st == ETD_WIN_BEFORE && (!m->win_has_start || pc == m->win_start)) {
+    if ((*st == ETD_WIN_BEFORE ||
+         (*st == ETD_WIN_AFTER && m->win_every)) &&
+        (!m->win_has_start || pc == m->win_start)) {
         *st = ETD_WIN_IN;
     }
     if (*st == ETD_WIN_IN && m->win_has_stop && pc == m->win_stop) {
@@ -413,7 +417,7 @@ static void sink_run(void *opaque, unsigned src, const EtdBlock *b,
         /* --range: nothing of the run is printed */
         return;
     }
-    if (unlikely(m->win) && !m->stream.type_bits &&
+    if (unlikely(m->win) && !m->stream.type_bits && !m->win_every &&
         m->win_state[src] == ETD_WIN_AFTER) {
         /* --stop: the window was passed */
         return;
@@ -879,6 +883,7 @@ typedef struct EtdOptions {
     char **range;
     char *start;
     char *stop;
+    gboolean every_window;
     /* from --output, --clock, --priv, --range, --start, --stop, --param */
     uint64_t *ranges;
     unsigned nranges;
@@ -1000,6 +1005,8 @@ static bool parse_options(int *argc, char ***argv, EtdOptions *o)
         { "stop", 0, 0, G_OPTION_ARG_STRING, &o->stop,
           "with --output=addrs or flow: print each source's flow up to "
           "the next instruction at ADDR (not included)", "ADDR" },
+        { "every-window", 0, 0, G_OPTION_ARG_NONE, &o->every_window,
+          "with --start: every window, not only the first", NULL },
         { "src", 's', 0, G_OPTION_ARG_INT64, &o->src,
           "decode only the packets of this srcID (hart)", "ID" },
         { "param", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &o->param,
@@ -1135,6 +1142,10 @@ static bool parse_options(int *argc, char ***argv, EtdOptions *o)
         (o->stop && !parse_u64(o->stop, &o->win_stop))) {
         print_error(ETD_ERR_BAD_VALUE, "--start, --stop: an address "
                     "expected");
+        return false;
+    }
+    if (o->every_window && !o->start) {
+        print_error(ETD_ERR_USAGE, "--every-window: with --start");
         return false;
     }
     if ((o->start || o->stop) && o->kind != ETD_OUT_ADDRS &&
@@ -1484,6 +1495,7 @@ int main(int argc, char **argv)
     m.win = o.start || o.stop;
     m.win_has_start = o.start;
     m.win_has_stop = o.stop;
+    m.win_every = o.every_window;
     m.win_start = o.win_start;
     m.win_stop = o.win_stop;
     if (m.output == ETD_OUT_CHROME) {

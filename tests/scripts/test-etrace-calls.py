@@ -142,8 +142,8 @@ def check_folded(text):
 def check_kallsyms(args, tmp, trace, wfi):
     """--bin and --kallsyms instead of --elf: the program's bytes and a
     /proc/kallsyms-style listing made by binutils (nm), with a module's
-    line and data symbols among them: the same folded stacks, the
-    module's symbol where its code is named."""
+    line, a mapping symbol at it, and data symbols among them: the same
+    folded stacks, the module's symbol where its code is named."""
     image = os.path.join(tmp, 'calls.bin')
     subprocess.run(['riscv64-linux-gnu-objcopy', '-O', 'binary', args.elf,
                     image], check=True)
@@ -161,6 +161,10 @@ def check_kallsyms(args, tmp, trace, wfi):
                 # as a module's function: "NAME\t[MODULE]"
                 leaf = fields[0]
                 f.write(f'{fields[0]} t leaf\t[calls_mod]\n')
+                # and a mapping symbol at its address after it, as
+                # modules' listings have them (brd's $x... at brd_exit)
+                f.write(f'{fields[0]} t '
+                        f'$xrv64i2p1_m2p0_a2p1_c2p0\t[calls_mod]\n')
                 continue
             f.write(' '.join(fields) + '\n')
     if not leaf:

@@ -258,6 +258,11 @@ def main():
              good[lo:good.index(c.BASE + 0x10, lo)],
              args=['--start', f'{c.BASE + 4:#x}',
                    '--stop', f'{c.BASE + 0x10:#x}'])
+        # --every-window: each instruction at 0x04 opens a window again,
+        # the next at 0x08 closes it: the loop's three rounds
+        case('every-window', b''.join(frames), 0, [c.BASE + 4] * 3,
+             args=['--start', f'{c.BASE + 4:#x}',
+                   '--stop', f'{c.BASE + 8:#x}', '--every-window'])
         case('ranges', b''.join(frames), 0,
              [a for a in good if c.BASE + 4 <= a < c.BASE + 0xc or
               a == c.BASE + 0x18],
@@ -600,6 +605,9 @@ def main():
                  Err('ETD_ERR_USAGE', values=['--priv'])),
                 ('priv-data', img + ['--data', '--priv=M'],
                  Err('ETD_ERR_USAGE', values=['--priv'])),
+                ('every-window-without-start',
+                 img + ['--stop=0', '--every-window'],
+                 Err('ETD_ERR_USAGE', values=['--every-window'])),
                 ('missing-elf', ['--elf', '/nonexistent.elf'],
                  Err('ETD_ERR_IO', values=['/nonexistent.elf'])),
                 ('not-riscv', ['--elf', '/bin/true'],
