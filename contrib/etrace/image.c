@@ -418,8 +418,12 @@ bool etd_image_add_kallsyms(EtdImage *img, const char *path,
             return false;
         }
         any_address |= s.addr != 0;
-        /* a module's mapping symbols ($x...) name no function */
-        if (!strchr("tTwW", f[1][0]) || !s.addr || f[2][0] == '$') {
+        /*
+         * A module's mapping symbols ($x...) and assembler-local labels
+         * (.L...), which its listing carries too, name no function.
+         */
+        if (!strchr("tTwW", f[1][0]) || !s.addr || f[2][0] == '$' ||
+            g_str_has_prefix(f[2], ".L")) {
             continue;
         }
         s.name = f[3] ? g_strdup_printf("%s %s", f[2], g_strstrip(f[3])) :

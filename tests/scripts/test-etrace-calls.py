@@ -142,7 +142,7 @@ def check_folded(text):
 def check_kallsyms(args, tmp, trace, wfi):
     """--bin and --kallsyms instead of --elf: the program's bytes and a
     /proc/kallsyms-style listing made by binutils (nm), with a module's
-    line, a mapping symbol at it, and data symbols among them: the same
+    line, a mapping symbol and a local label at it, and data symbols among them: the same
     folded stacks, the module's symbol where its code is named."""
     image = os.path.join(tmp, 'calls.bin')
     subprocess.run(['riscv64-linux-gnu-objcopy', '-O', 'binary', args.elf,
@@ -161,10 +161,12 @@ def check_kallsyms(args, tmp, trace, wfi):
                 # as a module's function: "NAME\t[MODULE]"
                 leaf = fields[0]
                 f.write(f'{fields[0]} t leaf\t[calls_mod]\n')
-                # and a mapping symbol at its address after it, as
-                # modules' listings have them (brd's $x... at brd_exit)
+                # and a mapping symbol and a local label at its address
+                # after it, as modules' listings have them (Debian's
+                # brd: $x... at brd_exit, .L0 and .LVL80 in its code)
                 f.write(f'{fields[0]} t '
                         f'$xrv64i2p1_m2p0_a2p1_c2p0\t[calls_mod]\n')
+                f.write(f'{fields[0]} t .LVL80\t[calls_mod]\n')
                 continue
             f.write(' '.join(fields) + '\n')
     if not leaf:
