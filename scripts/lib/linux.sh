@@ -88,7 +88,9 @@ linux_unpack() {
 }
 
 # linux_prepare: fetch, unpack, and build the guest once per key.  Sets
-# LINUX_FW_BIN, LINUX_FW_ELF, LINUX_KERNEL, LINUX_INITRD.
+# LINUX_FW_BIN, LINUX_FW_ELF, LINUX_KERNEL, LINUX_INITRD, and
+# LINUX_MODULES: the kernel's modules (the package's tree of .ko.xz
+# files, kernel/...), kept out of the initramfs.
 linux_prepare() {
     local dir tmp root f lock
     dir=$RVCFO_LINUX_CACHE/guest-$(linux_key)
@@ -96,6 +98,7 @@ linux_prepare() {
     LINUX_FW_ELF=$dir/fw_dynamic.elf
     LINUX_KERNEL=$dir/Image
     LINUX_INITRD=$dir/initramfs.cpio
+    LINUX_MODULES=$dir/modules
     [ -f "$dir/done" ] && return 0
 
     # one builder at a time (tests that boot Linux run in parallel)
@@ -127,6 +130,14 @@ linux_prepare() {
     [ -n "$f" ] || { log "error: no vmlinuz in the kernel package"; return 1; }
     # Debian's riscv64 vmlinuz is an uncompressed Image
     cp "$f" "$LINUX_KERNEL"
+
+    linux_unpack "$tmp/modules" modules || return 1
+    f=$(find "$tmp/modules" -path '*/lib/modules/*/kernel' -type d | head -n 1)
+    [ -n "$f" ] || {
+        log "error: no lib/modules/*/kernel in the modules package"
+        return 1
+    }
+    mv "${f%/kernel}" "$LINUX_MODULES"
 
     root=$tmp/root
     linux_unpack "$root" userland lib || return 1
@@ -161,6 +172,25 @@ linux_prepare() {
     find "$RVCFO_LINUX_CACHE" -mindepth 1 -maxdepth 1 -name 'guest-*' \
         ! -path "$dir" -exec rm -rf {} +
     exec {lock}>&-
+}
+
+# linux_module_files NAME: the .ko.xz files of module NAME and of the
+# modules it depends on (the "depends=" of its .modinfo), each after those
+# it needs, one per line.  Needs LINUX_MODULES.
+linux_module_files() {
+    local name=$1 f dep
+    f=$(find "$LINUX_MODULES/kernel" \( -name "$name.ko.xz" -o \
+            -name "${name//_/-}.ko.xz" -o -name "${name//-/_}.ko.xz" \) |
+        head -n 1)
+    [ -n "$f" ] || {
+        log "error: no module $name in Debian's kernel"
+        return 1
+    }
+    for dep in $(xz -dc "$f" | tr '\0' '\n' | sed -n 's/^depends=//p' |
+                 tr ',' ' '); do
+        linux_module_files "$dep" || return 1
+    done
+    echo "$f"
 }
 
 # linux_overlay_cpio OUT DIR: DIR as a second initramfs archive (the

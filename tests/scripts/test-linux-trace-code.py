@@ -7,13 +7,17 @@ Usage: test-linux-trace-code.py --linux LINUX --qemu QEMU
            --window CFO_WINDOW
 
 LINUX (scripts/linux) boots Debian's OpenSBI and kernel on two harts,
-once to save the guest's /proc/kallsyms (--kallsyms), once traced from
-reset with the code side stream and the encoders' context field (--trace,
+on the series' CPU without programmable counters (pmu-mask=0: OpenSBI
+then places instructions events on instret, whose modes Smcntrpmf's
+minstretcfg filters), with Debian's brd module loaded (--module), once
+to save the guest's /proc/kallsyms (--kallsyms), once traced from reset
+with the code side stream and the encoders' context field (--trace,
 --trace-code, --trace-context: each process's ASID), under -icount
 shift=0, running cfo-window (tests/linux/cfo-window.S: instret read by
-the process before and after 1000 getppid calls, with
-kernel.perf_user_access = 2 and a system-wide "perf stat -a" keeping
-the counter running; then back to 1), then the two
+the process before and after 1000 getppid calls, through a system-wide
+instructions event of its own that leaves out the kernel, user space,
+or nothing: OpenSBI sets minstretcfg's SINH, UINH, and MINH always),
+three times, then reading brd's block device, then the two
 user programs cfo-loop and cfo-sys, static executables at the same
 address (tests/linux/cfo-work.S), one after the other, each under
 "perf stat -e instructions:u" (a counter with Smcntrpmf's U-mode filter,
@@ -28,6 +32,9 @@ over the program's life).  TAP checks:
   physical addresses); the
   trap vector is handle_exception and user ecalls reach
   do_trap_ecall_u and __riscv_sys_getppid;
+- the module's code is decoded and named at its load address: its
+  functions (no local labels) retire instructions, brd_submit_bio among
+  them;
 - the user instructions at the programs' addresses are exactly theirs:
   each address retires as often as the two programs' code says (cfo-loop
   1,000,000 rounds of a two-instruction loop, cfo-sys 100,000 getppid
@@ -40,16 +47,19 @@ over the program's life).  TAP checks:
   instructions at the programs' addresses fall in two contexts, one
   with exactly cfo-loop's counts per address and the other with exactly
   cfo-sys's (a decoder reading the code per context gets each right);
-- the window cfo-window reads: on the hart that ran it, the instructions
-  decoded from its first rdinstret up to its second (--start, --stop)
-  are 4,001 in U mode (the rdinstret and 1000 times li, ecall, addi,
-  bnez: the ISA's count) and, all modes together, less the ecalls (which
-  E-Trace reports as retired and instret does not count), exactly the
-  difference of the two reads;
+- the windows cfo-window reads, each one check: on the hart that ran it,
+  the instructions decoded from its first rdinstret up to its second
+  (--start, --stop) are 4,001 in U mode (the rdinstret and 1000 times li,
+  ecall, addi, bnez: the ISA's count), and those of the privileges the
+  filter lets the counter count, less their ecalls (which E-Trace reports
+  as retired and instret does not count), are exactly the difference of
+  the two reads: U alone, S alone, U and S;
 - sampled windows equal QEMU's own record of execution: the same boot
   logs "-d in_asm,exec,nochain,int" restricted (-dfilter) to the two
   programs' addresses and to kernel functions named in kallsyms (the
-  getppid system call, its dispatch, the scheduler; the harts take
+  getppid system call, its dispatch, the scheduler, the module's
+  block I/O, which must have run: the module sits where it sat in the
+  other boot; the harts take
   turns on one host thread, so that the log says which hart each
   listing is of); per hart, the instructions decoded at those addresses
   (--range) are the record's, in the same order, each in the same
@@ -70,7 +80,12 @@ SYSCALLS = 100000
 # C functions, entered only at their start or on returns into them (a
 # translation block never runs into them from before them, which
 # -dfilter would not log).
-SAMPLED = ('__riscv_sys_getppid', 'do_trap_ecall_u', '__schedule')
+SAMPLED = ('__riscv_sys_getppid', 'do_trap_ecall_u', '__schedule',
+           'brd_submit_bio')
+# A module of Debian's kernel (scripts/linux --module), its code run by
+# reading its block device
+MODULE = 'brd'
+MODULE_FN = 'brd_submit_bio'
 
 
 def run(cmd, what):
@@ -135,24 +150,40 @@ def expected_counts(s):
     return loop_counts(s) + sys_counts(s)
 
 
-# cfo-window's user instructions in its window (see cfo-window.S)
-WINDOW_U = 1 + 4 * 1000
+# cfo-window's user instructions in its window (see cfo-window.S): its
+# first rdinstret and ROUNDS times li, ecall, addi, bnez
+ROUNDS = 1000
+WINDOW_U = 1 + 4 * ROUNDS
+# cfo-window's argument, the perf event it opens, and the privileges
+# instret counts under it: OpenSBI, asked by Linux's perf for the
+# counter, sets Smcntrpmf's minstretcfg.SINH for exclude_kernel, UINH for
+# exclude_user, and MINH always (lib/sbi/sbi_pmu.c,
+# pmu_fixed_ctr_update_inhibit_bits)
+WINDOWS = (('u', 'instructions:u', ('U',)),
+           ('k', 'instructions:k', ('S',)),
+           ('""', 'instructions', ('U', 'S')))
 
 
-def window_counts(cmd):
-    """Per source: the instructions of a --start/--stop flow per
-    privilege, and 'ecalls': its ecall and ebreak traps."""
+def window_counts(cmd, first):
+    """Per source, a list: for each window of a --start/--stop flow (one
+    begins at each instruction at @first), its instructions per privilege
+    and, per privilege, those of them that are ecalls and ebreaks:
+    E-Trace reports them as retired, Zicntr's instret does not count
+    them."""
     out = {}
+    priv = {}
     for words in flow_words(cmd):
-        c = out.setdefault(int(words[0]), collections.Counter(
-            {'U': 0, 'S': 0, 'M': 0, 'ecalls': 0}))
+        src = int(words[0])
         if words[1] in PRIVS:
-            c[words[1]] += 1
+            if int(words[2], 16) == first:
+                out.setdefault(src, []).append(collections.Counter())
+            priv[src] = words[1]
+            out[src][-1][words[1]] += 1
         elif words[1] == 'trap' and words[2] == 'exception' and \
                 words[3] in ('cause=3', 'cause=8', 'cause=9', 'cause=10',
                              'cause=11'):
-            c['ecalls'] += 1
-    return {src: dict(c) for src, c in out.items()}
+            out[src][-1][priv[src] + ' ecalls'] += 1
+    return out
 
 
 def kernel_ranges(kallsyms, names):
@@ -234,22 +265,28 @@ def main():
         syms = os.path.join(tmp, 'kallsyms')
         trace = os.path.join(tmp, 'trace.bin')
         code = os.path.join(tmp, 'code.bin')
-        run([args.linux, '--qemu', args.qemu, '--smp', '2',
-             '--kallsyms', syms], 'the boot for /proc/kallsyms')
+        # the series' CPU without programmable counters: OpenSBI puts
+        # instructions on instret, whose modes Smcntrpmf filters
+        cpu = [line.split(' ', 1)[1] for line in run(
+            [args.linux, '--qemu', args.qemu, '--paths'],
+            'scripts/linux --paths').splitlines()
+            if line.startswith('cpu ')][0] + ',pmu-mask=0'
+        guest = [args.linux, '--qemu', args.qemu, '--smp', '2', '--cpu', cpu,
+                 '--module', MODULE]
+        run(guest + ['--kallsyms', syms], 'the boot for /proc/kallsyms')
         log = os.path.join(tmp, 'record.log')
         ranges = [(start, start + 36)] + kernel_ranges(syms, SAMPLED)
         dfilter = ','.join(f'{lo:#x}+{hi - lo:#x}' for lo, hi in ranges)
-        out = run([args.linux, '--qemu', args.qemu, '--smp', '2', '--trace',
-                   trace, '--trace-code', code, '--trace-context', '--',
-                   'echo 2 > /proc/sys/kernel/perf_user_access;',
-                   'perf stat -a -x, -e instructions cfo-window 2>/dev/null;',
-                   'echo 1 > /proc/sys/kernel/perf_user_access;',
-                   'perf stat -x, -e instructions:u cfo-loop 2>&1;',
-                   'perf stat -x, -e instructions:u cfo-sys 2>&1', '--',
-                   '-d', 'in_asm,exec,nochain,int', '-dfilter', dfilter,
-                   '-D', log, '-accel', 'tcg,thread=single',
-                   '-icount', 'shift=0'],
-                  'the traced boot')
+        out = run(guest + [
+            '--trace', trace, '--trace-code', code, '--trace-context', '--',
+            f'for m in {" ".join(a for a, _, _ in WINDOWS)}; do',
+            'cfo-window $m; done;',
+            'dd if=/dev/ram0 of=/dev/null bs=4096 count=16 2>&1;',
+            'perf stat -x, -e instructions:u cfo-loop 2>&1;',
+            'perf stat -x, -e instructions:u cfo-sys 2>&1', '--',
+            '-d', 'in_asm,exec,nochain,int', '-dfilter', dfilter,
+            '-D', log, '-accel', 'tcg,thread=single', '-icount', 'shift=0'],
+            'the traced boot')
         boot = out
         counted = [int(f[0]) for f in (line.split(',')
                                        for line in out.splitlines())
@@ -299,6 +336,23 @@ def main():
                 'traps enter handle_exception; getppid calls go through '
                 'do_trap_ecall_u to __riscv_sys_getppid')
 
+        # the module: named at its load address (the kallsyms of a boot
+        # that loads it alike), its code from the code side stream, by
+        # its functions (not the local labels its listing carries)
+        in_mod = collections.Counter()
+        for stack, n in folded['S'].items():
+            leaf = stack.split(';')[-1].replace('[trap] ', '')
+            if leaf.endswith(f' [{MODULE}]'):
+                in_mod[leaf.split()[0]] += n
+        mod_lo, mod_hi = ranges[-1]
+        t.check(in_mod[MODULE_FN] > 0 and
+                f'{MODULE_FN} [{MODULE}]' in stacks and
+                not any(n.startswith(('.L', '$')) for n in in_mod),
+                f'the guest\'s module {MODULE} is decoded and named where '
+                f'it was loaded ({MODULE_FN} at {mod_lo:#x}): '
+                f'{sum(in_mod.values())} instructions in its functions '
+                f'{dict(in_mod)}')
+
         want = expected_counts(start)
         got = collections.Counter()
         out = run(dec + ['--quiet', '--output=addrs', '--priv=U', trace],
@@ -336,14 +390,21 @@ def main():
                         for n in ('cfo_window_start', 'cfo_window_end'))
         win = window_counts(dec + ['--quiet', '--output=flow',
                                    f'--start={wstart:#x}',
-                                   f'--stop={wend:#x}', trace])
-        t.check(len(read) == 1 and len(win) == 1 and
-                next(iter(win.values()))['U'] == WINDOW_U and
-                sum(v for k, v in next(iter(win.values())).items()
-                    if k != 'ecalls') -
-                next(iter(win.values()))['ecalls'] == read[0],
-                f'cfo-window read {read} instructions between its rdinstret '
-                f'(U + S + M less ecalls); decoded there, per hart: {win}')
+                                   f'--stop={wend:#x}', '--every-window',
+                                   trace], wstart)
+        wins = next(iter(win.values())) if len(win) == 1 else []
+        ok = len(read) == len(WINDOWS) == len(wins) and all(
+            w['U'] == WINDOW_U and w['U ecalls'] == ROUNDS for w in wins)
+        for (_, event, privs), w, n in zip(WINDOWS, wins, read):
+            counted = sum(w[p] - w[p + ' ecalls'] for p in privs)
+            t.check(ok and counted == n,
+                    f'cfo-window counting {event} on instret read {n} '
+                    f'instructions between its rdinstret; decoded there: '
+                    f'{"+".join(privs)} less their ecalls = {counted} '
+                    f'({dict(sorted(w.items()))})')
+        if len(read) != len(WINDOWS):
+            sys.exit(f'cfo-window ran {len(read)} times, not '
+                     f'{len(WINDOWS)}; decoded on harts {sorted(win)}')
 
         want = record_items(log, ranges)
         got = decoded_items(dec + ['--quiet', '--output=flow'] +
@@ -361,9 +422,12 @@ def main():
                 first = (f'; hart {h} differs at {k}: decoded '
                          f'{g[k:k + 3]}, recorded {want[h][k:k + 3]}')
                 break
-        t.check(same and sum(sizes.values()) > SYSCALLS,
+        in_fn = sum(1 for items in want.values() for item in items
+                    if mod_lo <= int(item.split()[1], 16) < mod_hi)
+        t.check(same and sum(sizes.values()) > SYSCALLS and in_fn > 0,
                 f'sampled windows ({", ".join(SAMPLED)}, the programs) '
-                f'equal QEMU\'s record, per hart: {sizes} instructions'
+                f'equal QEMU\'s record, per hart: {sizes} instructions '
+                f'({in_fn} in {MODULE_FN})'
                 + first)
     t.done()
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """scripts/linux's trace options: --trace FILE, --trace unix:PATH,
---trace-sink pib|ram|funnel-ram, --trace-code FILE and --trace-context.
+--trace-sink pib|ram|funnel-ram, --trace-code FILE and --trace-context;
+and --module, which the trace of a kernel with modules needs.
 
 Usage: test-linux-trace-sinks.py --linux LINUX --qemu QEMU --decoder DECODER
 
@@ -16,7 +17,13 @@ Usage: test-linux-trace-sinks.py --linux LINUX --qemu QEMU --decoder DECODER
   0x3012000 and one RAM sink at 0x6000000;
 - --trace unix:PATH boots Linux into a socket this test listens on; the
   stream decodes from reset without an error with Debian's OpenSBI
-  (fw_dynamic.elf at 0x80000000).
+  (fw_dynamic.elf at 0x80000000);
+- --module: null_blk (which depends on configfs, also a module of
+  Debian's kernel) with a parameter, and brd, load in that order
+  (/proc/modules lists the last loaded first) before the command, with
+  the devices and parameters they are given, and before --kallsyms,
+  whose listing has their functions; an unknown module, a module asked
+  for twice with parameters, and --module with --initrd are refused.
 """
 
 import os
@@ -118,6 +125,43 @@ def check_ram_sinks(args):
               f'exit {res.returncode}: {got}, not {want}\n{res.stderr}')
 
 
+def check_modules(args, tmp):
+    syms = os.path.join(tmp, 'kallsyms')
+    res = linux(args, '--module', 'null_blk nr_devices=2', '--module',
+                'brd', '--kallsyms', syms, '--',
+                'cut -d" " -f1 /proc/modules; ls /dev/nullb*;',
+                'cat /sys/module/null_blk/parameters/nr_devices')
+    listed = set()
+    if res.returncode == 0:
+        with open(syms, encoding='utf-8') as f:
+            listed = {line.split()[2] + ' ' + line.split()[3]
+                      for line in f if line.rstrip().endswith(']')}
+    want = ['brd', 'null_blk', 'configfs', '/dev/nullb0', '/dev/nullb1',
+            '2']
+    check(res.returncode == 0 and res.stdout.split() == want and
+          {'null_add_dev [null_blk]', 'brd_submit_bio [brd]',
+           'configfs_register_subsystem [configfs]'} <= listed,
+          '--module null_blk nr_devices=2, brd: loaded after configfs, '
+          'with their parameters, before the command and --kallsyms',
+          f'exit {res.returncode}: {res.stdout.split()}, not {want}; '
+          f'{len(listed)} module symbols\n{res.stderr[-2000:]}')
+    res = linux(args, '--paths')
+    initrd = dict(line.split(' ', 1) for line in
+                  res.stdout.splitlines()).get('initrd', '/dev/null')
+    for opts, message in [
+            (['--module', 'no_such_module'],
+             'no module no_such_module in Debian\'s kernel'),
+            (['--module', 'configfs', '--module', 'null_blk',
+              '--module', 'configfs x=1'],
+             '--module configfs: loaded already'),
+            (['--initrd', initrd, '--module', 'brd'],
+             '--initrd: a COMMAND, --add or --module needs')]:
+        res = linux(args, *opts, '--dry-run')
+        check(res.returncode == 1 and message in res.stderr,
+              f'refused: {" ".join(opts)}',
+              f'exit {res.returncode}: {res.stderr}')
+
+
 def check_socket(args, tmp, paths):
     path = os.path.join(tmp, 'trace.sock')
     trace = os.path.join(tmp, 'boot.etrace')
@@ -166,6 +210,7 @@ def main():
     check_context(args)
     check_ram_sinks(args)
     with tempfile.TemporaryDirectory(prefix='linux-trace-sinks-') as tmp:
+        check_modules(args, tmp)
         check_socket(args, tmp, paths)
     sys.exit(RESULTS.done())
 
