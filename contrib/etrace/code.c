@@ -220,11 +220,14 @@ static bool bad_stream(GError **errp, const char *path, size_t at,
  * else those first bytes.  (With the code side stream on, a hart runs
  * only what it translated itself.)
  */
-static bool code_index(EtdCode *c, const char *path, GError **errp)
+static bool code_index(EtdCode *c, const char *path, int only_hart,
+                       GError **errp)
 {
     /* The maps and each source's bytes as the records go. */
     g_autofree GHashTable **maps = g_new0(GHashTable *, ETD_MAX_SOURCES * 8);
     g_autofree GHashTable **seen = g_new0(GHashTable *, ETD_MAX_SOURCES);
+    /* Each source's hart (+ 1), which no other hart may share. */
+    g_autofree uint32_t *harts = g_new0(uint32_t, ETD_MAX_SOURCES);
     size_t at = RISCV_TRACE_CODE_MAGIC_LEN;
     bool ok = true;
     unsigned i;
@@ -232,7 +235,7 @@ static bool code_index(EtdCode *c, const char *path, GError **errp)
     while (at < c->len) {
         const uint8_t *h = c->data + at;
         EtdCodeRec r = { 0 };
-        uint32_t len;
+        uint32_t len, hart;
         unsigned src;
         GHashTable **map;
 
@@ -246,12 +249,32 @@ static bool code_index(EtdCode *c, const char *path, GError **errp)
         len = ldl_le_p(h + 4);
         r.pos = ldq_le_p(h + 8);
         r.branches = ldl_le_p(h + 16);
+        hart = ldl_le_p(h + 20);
         if (len > c->len - at - RISCV_TRACE_CODE_HDR_LEN) {
             ok = bad_stream(errp, path, at, "truncated record");
             break;
         }
         if (src >= ETD_MAX_SOURCES) {
             ok = bad_stream(errp, path, at, "source out of range");
+            break;
+        }
+        if (only_hart >= 0 && hart != (uint32_t)only_hart) {
+            /* another hart's: its trace is not the one decoded */
+            at += RISCV_TRACE_CODE_HDR_LEN + len;
+            continue;
+        }
+        if (hart == UINT32_MAX) {
+            ok = bad_stream(errp, path, at, "hart out of range");
+            break;
+        }
+        if (!harts[src]) {
+            harts[src] = hart + 1;
+        } else if (harts[src] != hart + 1) {
+            g_set_error(errp, ETD_ERROR, ETD_ERR_BAD_CODE,
+                        "%s: harts %u and %u both have source %u (a RAM "
+                        "sink each?): say whose trace this is with "
+                        "--code-hart", path, harts[src] - 1, hart, src);
+            ok = false;
             break;
         }
         map = &maps[src * 8 + r.priv];
@@ -319,7 +342,7 @@ static bool code_index(EtdCode *c, const char *path, GError **errp)
     return ok;
 }
 
-EtdCode *etd_code_load(const char *path, GError **errp)
+EtdCode *etd_code_load(const char *path, int hart, GError **errp)
 {
     g_autoptr(GError) err = NULL;
     EtdCode *c = g_new0(EtdCode, 1);
@@ -341,7 +364,7 @@ EtdCode *etd_code_load(const char *path, GError **errp)
         etd_code_free(c);
         return NULL;
     }
-    if (!code_index(c, path, errp)) {
+    if (!code_index(c, path, hart, errp)) {
         etd_code_free(c);
         return NULL;
     }

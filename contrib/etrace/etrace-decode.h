@@ -167,8 +167,11 @@ typedef struct EtdImage EtdImage;
 typedef struct EtdCode EtdCode;
 typedef struct EtdCodeSrc EtdCodeSrc;
 
-/* Errors ETD_ERR_IO, ETD_ERR_BAD_CODE. */
-EtdCode *etd_code_load(const char *path, GError **errp);
+/*
+ * Only the records of hart @hart, unless it is negative; then no two
+ * harts may share a source.  Errors ETD_ERR_IO, ETD_ERR_BAD_CODE.
+ */
+EtdCode *etd_code_load(const char *path, int hart, GError **errp);
 void etd_code_free(EtdCode *c);
 /* The records of source @src (none if the stream has none of it). */
 EtdCodeSrc *etd_code_source(EtdCode *c, unsigned src);

@@ -871,6 +871,7 @@ typedef struct EtdOptions {
     char *zc;
     char *protocol;
     gint64 src;
+    gint64 code_hart;
     gboolean join;
     gboolean data;
     gboolean data_untied;
@@ -973,6 +974,10 @@ static bool parse_options(int *argc, char ***argv, EtdOptions *o)
           "the code side stream of QEMU's trace system (virt's trace-code "
           "option): the code the harts translated, read before --elf and "
           "--bin", "FILE" },
+        { "code-hart", 0, 0, G_OPTION_ARG_INT64, &o->code_hart,
+          "with --code: the stream is this hart's trace alone (a RAM "
+          "sink's buffer): read the code side stream's records of this "
+          "hart only", "N" },
         { "output", 'o', 0, G_OPTION_ARG_STRING, &o->output,
           "addrs (default): retired instruction addresses; flow: "
           "privilege, address, symbol, traps, data accesses; data: the "
@@ -1178,6 +1183,12 @@ static bool parse_options(int *argc, char ***argv, EtdOptions *o)
     if (o->src >= (1 << o->srcid_bits) || o->src < -1) {
         print_error(ETD_ERR_BAD_VALUE, "--src %" PRId64 " does not fit "
                     "srcid_bits=%u", o->src, o->srcid_bits);
+        return false;
+    }
+    if (o->code_hart != -1 && (!o->code || o->code_hart < 0 ||
+                               o->code_hart > INT32_MAX)) {
+        print_error(ETD_ERR_USAGE, "--code-hart: a hart's index, with "
+                    "--code");
         return false;
     }
     if (!o->elfs && !o->bins && !o->code && !o->ctx_elfs && !o->ctx_bins) {
@@ -1440,6 +1451,7 @@ int main(int argc, char **argv)
     GHashTable *ctx_imgs = NULL;
     EtdOptions o = {
         .src = -1,
+        .code_hart = -1,
         .params = ETRACE_QEMU_PARAMS,
         .dparams = { .daddress_width = 64, .data_width = 64 },
         /* QEMU's trace system: 48-bit timestamps */
@@ -1477,7 +1489,7 @@ int main(int argc, char **argv)
     if (o.code) {
         g_autoptr(GError) err = NULL;
 
-        code = etd_code_load(o.code, &err);
+        code = etd_code_load(o.code, o.code_hart, &err);
         if (!code) {
             print_error(err->code, "%s", err->message);
             return 2;

@@ -133,21 +133,23 @@ def check_contexts(decoder, tmp, img, case):
 
 # The code side stream (include/hw/riscv/trace-code.h): magic, records of
 # kind, privilege, srcID, payload length, position (te_inst packets
-# made), branches since, reserved; CODE, MAP and LOST.
+# made), branches since, hart; CODE, MAP and LOST.
 CODE_MAGIC = b'RVCODE\x00\x01'
 
 
-def code_record(kind, pos, branches, payload, priv=3, src=0):
+def code_record(kind, pos, branches, payload, priv=3, src=0, hart=0):
     return struct.pack('<BBHIQII', kind, priv, src, len(payload), pos,
-                       branches, 0) + payload
+                       branches, hart) + payload
 
 
-def code_map(va, pa, pos=0, branches=0):
-    return code_record(2, pos, branches, struct.pack('<QQ', va, pa))
+def code_map(va, pa, pos=0, branches=0, hart=0):
+    return code_record(2, pos, branches, struct.pack('<QQ', va, pa),
+                       hart=hart)
 
 
-def code_bytes(va, data, pos=0, branches=0):
-    return code_record(1, pos, branches, struct.pack('<Q', va) + data)
+def code_bytes(va, data, pos=0, branches=0, hart=0):
+    return code_record(1, pos, branches, struct.pack('<Q', va) + data,
+                       hart=hart)
 
 
 def code_cases(decoder, tmp, case):
@@ -206,6 +208,20 @@ def code_cases(decoder, tmp, case):
          [a - c.BASE + other for a in c.GOOD_FLOW],
          images=with_code(code_map(other, c.BASE),
                           code_bytes(other, c.CODE)))
+    # two harts whose encoders both have srcID 0 (a RAM sink each), hart
+    # 1 with the loop's addi as c.nop; c.nop from the start: the trace
+    # (source 0) is the one --code-hart names
+    nopped = c.CODE[:4] + bytes.fromhex('01000100') + c.CODE[8:]
+    harts = with_code(*base, code_map(c.BASE, c.BASE, hart=1),
+                      code_bytes(c.BASE, nopped, hart=1))
+    case('code-stream-hart-0', b''.join(c.frame(p) for p in c.GOOD), 0,
+         c.GOOD_FLOW, images=harts + ['--code-hart', '0'])
+    case('code-stream-hart-1', b''.join(c.frame(p) for p in c.GOOD), 0,
+         want0, images=harts + ['--code-hart', '1'])
+    rc, _, err = run(decoder, harts, b'', tmp)
+    check('code-stream-harts-share-a-source',
+          rc == 2 and Err('ETD_ERR_BAD_CODE', values=['--code-hart']).found(
+              err), f'exit {rc}: {err!r}')
     # not a code side stream; a record cut short
     for name, data in [('code-stream-bad-magic', b'RVCODE\x00\x02'),
                        ('code-stream-truncated',
@@ -605,6 +621,8 @@ def main():
                  Err('ETD_ERR_USAGE', values=['--priv'])),
                 ('priv-data', img + ['--data', '--priv=M'],
                  Err('ETD_ERR_USAGE', values=['--priv'])),
+                ('code-hart-without-code', img + ['--code-hart', '1'],
+                 Err('ETD_ERR_USAGE', values=['--code-hart'])),
                 ('every-window-without-start',
                  img + ['--stop=0', '--every-window'],
                  Err('ETD_ERR_USAGE', values=['--every-window'])),

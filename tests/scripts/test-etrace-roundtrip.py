@@ -98,6 +98,8 @@ decoder's statistics of the trace (packets, bytes, bits per
 instruction).
 """
 
+import collections
+import struct
 import subprocess
 import sys
 import tempfile
@@ -114,6 +116,23 @@ TIMESTAMP_BYTES = 6
 # The encoder's context field with context=on: ASID in bits 15:0, VMID
 # in 29:16 (docs/specs/riscv-trace.rst)
 CONTEXT_WIDTH = 30
+
+
+def code_harts(path):
+    """How many records of the code side stream at @path have each
+    (srcID, hart): their headers, read from include/hw/riscv/trace-code.h
+    (an 8-byte magic, then per record kind, privilege, src, payload
+    length, pos, branches, hart)."""
+    with open(path, 'rb') as f:
+        data = f.read()
+    out = collections.Counter()
+    at = 8
+    while at + 24 <= len(data):
+        _, _, src, length, _, _, hart = struct.unpack_from('<BBHIQII', data,
+                                                           at)
+        out[(src, hart)] += 1
+        at += 24 + length
+    return out
 
 
 def main():
@@ -224,6 +243,7 @@ def main():
         if code_stream:
             got = decoded(decoder, None, ['--code', code_stream] + ctx_args,
                           trace, srcid_bits, cpu, protocol, data, contexts)
+            stream_harts = code_harts(code_stream)
         else:
             got = decoded(decoder, elf, rom, trace, srcid_bits, cpu,
                           protocol, data, contexts)
@@ -250,6 +270,11 @@ def main():
                                                   TIMESTAMP_BYTES, protocol,
                                                   1 if data else 0)
     problems = []
+    if code_stream and set(stream_harts) != {(h, h) for h in want}:
+        # virt gives a funnelled hart's encoder its index as srcID
+        problems.append(f'code side stream records per (srcID, hart): '
+                        f'{dict(stream_harts)}, not one pair (H, H) for each '
+                        f'hart H of {sorted(want)}')
     if args.expect_contexts:
         listed = [tuple(int(v, 16) for v in item.split(':'))
                   for item in args.expect_contexts.split(',')]

@@ -26,8 +26,9 @@ struct RISCVTraceCode {
 };
 
 void riscv_trace_code_write(RISCVTraceCode *c, unsigned kind, unsigned priv,
-                            unsigned src, uint64_t pos, uint32_t branches,
-                            const void *data, uint32_t len)
+                            unsigned src, unsigned hart, uint64_t pos,
+                            uint32_t branches, const void *data,
+                            uint32_t len)
 {
     uint8_t hdr[RISCV_TRACE_CODE_HDR_LEN];
 
@@ -38,7 +39,7 @@ void riscv_trace_code_write(RISCVTraceCode *c, unsigned kind, unsigned priv,
     stl_le_p(hdr + 4, len);
     stq_le_p(hdr + 8, pos);
     stl_le_p(hdr + 16, branches);
-    stl_le_p(hdr + 20, 0);
+    stl_le_p(hdr + 20, hart);
     qemu_chr_fe_write_all(&c->chr, hdr, sizeof(hdr));
     if (len) {
         qemu_chr_fe_write_all(&c->chr, data, len);

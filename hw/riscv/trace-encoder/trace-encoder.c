@@ -568,8 +568,8 @@ static void te_flush(RISCVTraceEncoder *s)
         /* What was made while packets were refused is lost too. */
         if (s->code) {
             riscv_trace_code_write(s->code, RISCV_TRACE_CODE_LOST, 0,
-                                   s->encap.srcid, s->code_packets, 0,
-                                   NULL, 0);
+                                   s->encap.srcid, CPU(s->cpu)->cpu_index,
+                                   s->code_packets, 0, NULL, 0);
         }
         s->buf_len = 0;
         s->lost = false;
@@ -1193,7 +1193,8 @@ static void te_code_end(CPURISCVState *env, void *opaque)
     stq_le_p(va, s->code_va);
     memcpy(s->code_buf, va, sizeof(va));
     riscv_trace_code_write(s->code, RISCV_TRACE_CODE_CODE, s->code_priv,
-                           s->encap.srcid, s->code_pos, s->code_branches,
+                           s->encap.srcid, CPU(s->cpu)->cpu_index,
+                           s->code_pos, s->code_branches,
                            s->code_buf, sizeof(va) + s->code_len);
     s->code_len = 0;
 }
@@ -1258,7 +1259,7 @@ static void te_code_map(CPURISCVState *env, void *opaque, uint64_t va,
     stq_le_p(payload + 8, pa);
     BQL_LOCK_GUARD();
     riscv_trace_code_write(s->code, RISCV_TRACE_CODE_MAP, p, s->encap.srcid,
-                           s->code_packets,
+                           CPU(s->cpu)->cpu_index, s->code_packets,
                            qatomic_read(&s->tracing) ?
                            etrace_enc_branches(&s->enc) : 0,
                            payload, sizeof(payload));

@@ -17,7 +17,9 @@
  *                     (format 3.2, context, packets aside)
  *  16  u32 branches   branches retired since the instruction the last of
  *                     them reported
- *  20  u32 reserved   0
+ *  20  u32 hart       the hart's index (QEMU's CPU index: mhartid on
+ *                     virt), which tells apart harts whose encoders
+ *                     have one srcID (a RAM sink each: srcID 0)
  *
  * A record holds from that point of the trace on: a decoder applies it
  * once it has followed packet pos + 1 through that many branch outcomes

@@ -45,12 +45,14 @@
 OBJECT_DECLARE_SIMPLE_TYPE(RISCVTraceCode, RISCV_TRACE_CODE)
 
 /*
- * riscv_trace_code_write: write a record, with the BQL held; @data is
- * the payload, @len bytes.
+ * riscv_trace_code_write: write a record of the hart of index @hart,
+ * whose encoder has srcID @src, with the BQL held; @data is the payload,
+ * @len bytes.
  */
 void riscv_trace_code_write(RISCVTraceCode *c, unsigned kind, unsigned priv,
-                            unsigned src, uint64_t pos, uint32_t branches,
-                            const void *data, uint32_t len);
+                            unsigned src, unsigned hart, uint64_t pos,
+                            uint32_t branches, const void *data,
+                            uint32_t len);
 
 /*
  * VM state change priorities: when the VM stops, encoders hand on their
