@@ -3,7 +3,7 @@
 """A guest driver's trace in a RAM sink, decoded against QEMU's record.
 
 Usage: test-trace-ram.py --qemu QEMU --decoder DECODER --elf ELF --checks N
-                         [--data-plugin LIBMEM]
+                         [--data-plugin LIBMEM] [--code]
 
 Runs test-trace-ram.elf (tests/tcg/riscv64/test-trace-ram.c) on
 "-M virt,trace=on,trace-sink=ram": the guest sets up hart 0's encoder
@@ -22,10 +22,18 @@ QEMU's memory plugin records every access in the same run: the accesses
 etrace-decode --data reads from the RAM sink must be exactly those the
 record's instructions made in the window the decoded flow covers, in
 order, each at its instruction.
+
+With --code, the machine has two harts (the second one parks) and writes
+the code side stream (trace-code): each hart's RAM sink makes a trace of
+its own, with srcID 0, so the stream's records of both harts have source
+0 and only their hart field tells them apart.  The decoder must refuse
+the stream without --code-hart, and with --code-hart 0 and no ELF file
+decode the buffer into the record (as above).
 """
 
 import os
 import re
+import subprocess
 import sys
 import tempfile
 
@@ -76,6 +84,9 @@ def main():
     ap.add_argument('--data-plugin', metavar='LIBMEM',
                     help="data trace on, checked against QEMU's "
                     'tests/tcg/plugins/libmem.so')
+    ap.add_argument('--code', action='store_true',
+                    help='two harts and the code side stream, decoded '
+                    'with --code-hart 0 instead of the ELF file')
     args = cli.parse(ap)
     decoder, elf, checks = args.decoder, args.elf, args.checks
     with tempfile.TemporaryDirectory() as tmp:
@@ -83,12 +94,21 @@ def main():
         out = os.path.join(tmp, 'serial.txt')
         trace = os.path.join(tmp, 'trace.bin')
         extra = ['-icount', 'shift=0']
+        machine = 'virt,trace=on,trace-sink=ram'
+        harts = 1
+        code = os.path.join(tmp, 'code.bin')
+        if args.code:
+            # one host thread: the record says which hart ran a block
+            harts = 2
+            machine += ',trace-code=tcode'
+            extra += ['-smp', '2', '-accel', 'tcg,thread=single',
+                      '-chardev', f'file,id=tcode,path={code}']
         items = qemu.RECORD_ITEMS
         if args.data_plugin:
             extra += qemu.encoder('data-trace') + \
                 ['-plugin', args.data_plugin + ',print-accesses=true']
             items += ',plugin'
-        cmd = qemu.command(args.qemu, machine='virt,trace=on,trace-sink=ram',
+        cmd = qemu.command(args.qemu, machine=machine,
                            serial=f'file:{out}', cpu='rv64', kernel=elf,
                            extra=extra, log_items=items, log_file=log)
         res = qemu.run(cmd, 300)
@@ -105,9 +125,20 @@ def main():
         with open(trace, 'wb') as f:
             f.write(data)
         accesses = {} if args.data_plugin else None
-        want, _ = roundtrip.expected(log, False, 1, accesses)
-        got = roundtrip.decoded(decoder, elf, [], trace, 0, 'rv64',
-                                data=bool(args.data_plugin))
+        want, _ = roundtrip.expected(log, False, harts, accesses)
+        if args.code:
+            res = subprocess.run([decoder, '--code', code, trace],
+                                 capture_output=True, text=True, check=False)
+            if res.returncode != 2 or '--code-hart' not in res.stderr:
+                sys.exit(f'--code without --code-hart: exit '
+                         f'{res.returncode}, {res.stderr!r}; the two harts\' '
+                         f'records must share source 0')
+            got = roundtrip.decoded(decoder, None,
+                                    ['--code', code, '--code-hart', '0'],
+                                    trace, 0, 'rv64')
+        else:
+            got = roundtrip.decoded(decoder, elf, [], trace, 0, 'rv64',
+                                    data=bool(args.data_plugin))
         lines = decode_data(args, trace) if args.data_plugin else []
     if set(got) != {0}:
         sys.exit(f'sources decoded: {sorted(got)}')
@@ -121,9 +152,10 @@ def main():
     # the workload's ecall from U-mode and the return into M-mode
     if insns < 1000 or traps < 1:
         sys.exit(f'only {insns} instructions and {traps} traps decoded')
-    print(f'{len(data)} bytes of trace in the RAM sink decode into QEMU\'s '
-          f'record: {insns} instructions, {traps} traps; {exact} timestamp '
-          f'differences exact{dmsg}')
+    how = ' (from the code side stream, --code-hart 0)' if args.code else ''
+    print(f'{len(data)} bytes of trace in the RAM sink decode{how} into '
+          f'QEMU\'s record: {insns} instructions, {traps} traps; {exact} '
+          f'timestamp differences exact{dmsg}')
 
 
 if __name__ == '__main__':
