@@ -402,17 +402,18 @@ def main():
                                    trace], wstart, wend)
         wins = next(iter(win.values())) if len(win) == 1 else []
         ok = len(read) == len(WINDOWS) == len(wins)
-        for (_, event, privs), w, n in zip(WINDOWS, wins, read):
+        for i, (_, event, privs) in enumerate(WINDOWS):
+            w = wins[i] if ok else collections.Counter()
+            n = read[i] if ok else None
             counted = sum(w[p] - w[p + ' ecalls'] for p in privs)
             t.check(ok and counted == n and w['own'] == WINDOW_U and
                     w['own ecalls'] == ROUNDS,
                     f'cfo-window counting {event} on instret read {n} '
                     f'instructions between its rdinstret; decoded there: '
                     f'{"+".join(privs)} less their ecalls = {counted} '
-                    f'({dict(sorted(w.items()))})')
-        if len(read) != len(WINDOWS):
-            sys.exit(f'cfo-window ran {len(read)} times, not '
-                     f'{len(WINDOWS)}; decoded on harts {sorted(win)}')
+                    f'({dict(sorted(w.items()))})' +
+                    ('' if ok else f'; it read {len(read)} windows, '
+                     f'{len(wins)} decoded, on harts {sorted(win)}'))
 
         want = record_items(log, ranges)
         got = decoded_items(dec + ['--quiet', '--output=flow'] +
