@@ -557,6 +557,15 @@ static bool te_drop_data(RISCVTraceEncoder *s, uint32_t from)
  * trTeDataStallEna while data is traced) or the rest is lost.  Either
  * sets InstStallOrOverflow (and DataStallOrOverflow with data trace).
  */
+/* A record of this hart's in the code side stream (hw/riscv/trace-code.h). */
+static void te_code_write(RISCVTraceEncoder *s, unsigned kind, unsigned priv,
+                          uint64_t pos, uint32_t branches, const void *data,
+                          uint32_t len)
+{
+    riscv_trace_code_write(s->code, kind, priv, s->encap.srcid,
+                           CPU(s->cpu)->cpu_index, pos, branches, data, len);
+}
+
 static void te_flush(RISCVTraceEncoder *s)
 {
     BQL_LOCK_GUARD();
@@ -567,9 +576,8 @@ static void te_flush(RISCVTraceEncoder *s)
     if (s->lost) {
         /* What was made while packets were refused is lost too. */
         if (s->code) {
-            riscv_trace_code_write(s->code, RISCV_TRACE_CODE_LOST, 0,
-                                   s->encap.srcid, CPU(s->cpu)->cpu_index,
-                                   s->code_packets, 0, NULL, 0);
+            te_code_write(s, RISCV_TRACE_CODE_LOST, 0, s->code_packets, 0,
+                          NULL, 0);
         }
         s->buf_len = 0;
         s->lost = false;
@@ -1192,10 +1200,8 @@ static void te_code_end(CPURISCVState *env, void *opaque)
     memmove(s->code_buf + sizeof(va), s->code_buf, s->code_len);
     stq_le_p(va, s->code_va);
     memcpy(s->code_buf, va, sizeof(va));
-    riscv_trace_code_write(s->code, RISCV_TRACE_CODE_CODE, s->code_priv,
-                           s->encap.srcid, CPU(s->cpu)->cpu_index,
-                           s->code_pos, s->code_branches,
-                           s->code_buf, sizeof(va) + s->code_len);
+    te_code_write(s, RISCV_TRACE_CODE_CODE, s->code_priv, s->code_pos,
+                  s->code_branches, s->code_buf, sizeof(va) + s->code_len);
     s->code_len = 0;
 }
 
@@ -1258,11 +1264,10 @@ static void te_code_map(CPURISCVState *env, void *opaque, uint64_t va,
     stq_le_p(payload, va);
     stq_le_p(payload + 8, pa);
     BQL_LOCK_GUARD();
-    riscv_trace_code_write(s->code, RISCV_TRACE_CODE_MAP, p, s->encap.srcid,
-                           CPU(s->cpu)->cpu_index, s->code_packets,
-                           qatomic_read(&s->tracing) ?
-                           etrace_enc_branches(&s->enc) : 0,
-                           payload, sizeof(payload));
+    te_code_write(s, RISCV_TRACE_CODE_MAP, p, s->code_packets,
+                  qatomic_read(&s->tracing) ?
+                  etrace_enc_branches(&s->enc) : 0,
+                  payload, sizeof(payload));
 }
 
 static const RISCVCFConsumerOps te_consumer = {
