@@ -329,9 +329,11 @@ def main():
 
         # the function that retired them: a stack's last frame (those
         # before it may be the user code a trap came from)
-        unnamed = collections.Counter()
+        leaves = collections.Counter()
         for stack, n in folded['S'].items():
-            leaf = stack.split(';')[-1].replace('[trap] ', '')
+            leaves[stack.split(';')[-1].replace('[trap] ', '')] += n
+        unnamed = collections.Counter()
+        for leaf, n in leaves.items():
             if leaf.startswith('0x'):
                 unnamed[int(leaf, 16) < 1 << 32] += n
         t.check(not unnamed[False],
@@ -348,8 +350,7 @@ def main():
         # that loads it alike), its code from the code side stream, by
         # its functions (not the local labels its listing carries)
         in_mod = collections.Counter()
-        for stack, n in folded['S'].items():
-            leaf = stack.split(';')[-1].replace('[trap] ', '')
+        for leaf, n in leaves.items():
             if leaf.endswith(f' [{MODULE}]'):
                 in_mod[leaf.split()[0]] += n
         mod_lo, mod_hi = ranges[-1]

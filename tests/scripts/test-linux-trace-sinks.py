@@ -125,7 +125,7 @@ def check_ram_sinks(args):
               f'exit {res.returncode}: {got}, not {want}\n{res.stderr}')
 
 
-def check_modules(args, tmp):
+def check_modules(args, tmp, paths):
     syms = os.path.join(tmp, 'kallsyms')
     res = linux(args, '--module', 'null_blk nr_devices=2', '--module',
                 'brd', '--kallsyms', syms, '--',
@@ -145,16 +145,13 @@ def check_modules(args, tmp):
           'with their parameters, before the command and --kallsyms',
           f'exit {res.returncode}: {res.stdout.split()}, not {want}; '
           f'{len(listed)} module symbols\n{res.stderr[-2000:]}')
-    res = linux(args, '--paths')
-    initrd = dict(line.split(' ', 1) for line in
-                  res.stdout.splitlines()).get('initrd', '/dev/null')
     for opts, message in [
             (['--module', 'no_such_module'],
              'no module no_such_module in Debian\'s kernel'),
             (['--module', 'configfs', '--module', 'null_blk',
               '--module', 'configfs x=1'],
              '--module configfs: loaded already'),
-            (['--initrd', initrd, '--module', 'brd'],
+            (['--initrd', paths['initrd'], '--module', 'brd'],
              '--initrd: a COMMAND, --add or --module needs')]:
         res = linux(args, *opts, '--dry-run')
         check(res.returncode == 1 and message in res.stderr,
@@ -210,7 +207,7 @@ def main():
     check_context(args)
     check_ram_sinks(args)
     with tempfile.TemporaryDirectory(prefix='linux-trace-sinks-') as tmp:
-        check_modules(args, tmp)
+        check_modules(args, tmp, paths)
         check_socket(args, tmp, paths)
     sys.exit(RESULTS.done())
 
